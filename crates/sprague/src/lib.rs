@@ -1,0 +1,32 @@
+//! # sprague
+//!
+//! Exact solving of two-player combinatorial games: nim values (Sprague–Grundy), outcomes and
+//! winning moves, sums, misère play, loopy games with draws, and the game families of the
+//! classical literature.
+//!
+//! - [`game`]: the core traits ([`game::Impartial`], [`game::TwoPlayer`], [`game::Sum`]);
+//! - [`solve`]: generic solvers that work for any game implementing them;
+//! - [`heap`]: heap games (subtraction, take-and-break) with certified periods;
+//! - [`games`]: one module per game family;
+//! - [`spec`]: the game-spec language of the command line;
+//! - [`analysis`]: type-erased games and the reports front ends print.
+//!
+//! ```
+//! let position = sprague::spec::parse_position(&["nim", "3", "4", "5"])?;
+//! let report = sprague::analysis::value(&position, sprague::game::Play::Normal)?;
+//! assert_eq!(report.outcome, sprague::game::Outcome::N);
+//! assert_eq!(report.winning_moves[0].text, "3 -> 1");
+//! # Ok::<(), sprague::Error>(())
+//! ```
+#![warn(missing_docs)]
+
+pub mod analysis;
+pub mod error;
+pub mod game;
+pub mod games;
+pub mod heap;
+pub mod progress;
+pub mod solve;
+pub mod spec;
+
+pub use error::{Error, Result};

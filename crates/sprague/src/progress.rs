@@ -1,0 +1,16 @@
+//! Progress reporting for long computations, without tying the library to a terminal.
+
+/// Receives progress from long computations (tables, periods, solves).
+///
+/// The library calls these from its worker loop; implementations must be cheap. `()` ignores
+/// everything.
+pub trait Progress: Sync {
+    /// A phase of `total` steps (0 when unknown) starts; `what` names it.
+    fn start(&self, _what: &str, _total: u64) {}
+    /// `done` steps of the current phase are finished; `note` may carry extra figures.
+    fn advance(&self, _done: u64, _note: &str) {}
+    /// The current phase is over.
+    fn finish(&self) {}
+}
+
+impl Progress for () {}
