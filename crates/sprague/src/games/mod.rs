@@ -2,10 +2,15 @@
 
 pub mod coins;
 pub mod nim;
+pub mod tartan;
 
 use crate::spec::Family;
 
 /// Every registered family, in catalog order.
 pub fn families() -> Vec<Box<dyn Family>> {
-    vec![Box::new(nim::NimFamily), Box::new(coins::CoinFamily)]
+    vec![
+        Box::new(nim::NimFamily),
+        Box::new(coins::CoinFamily),
+        Box::new(tartan::TartanFamily),
+    ]
 }

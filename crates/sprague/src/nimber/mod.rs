@@ -290,15 +290,11 @@ impl Nimber {
     /// assert_eq!(Nimber(0).inverse(), None);
     /// ```
     pub fn inverse(self) -> Option<Nimber> {
-        // a^(2^64 − 2) = a^(-1): 63 squarings with the running product a^(2^k − 1).
         if self.0 == 0 {
-            return None;
+            None
+        } else {
+            Some(Nimber(inverse_in(self.0, 64)))
         }
-        let mut ones = self; // a^(2^k − 1)
-        for _ in 1..63 {
-            ones = ones.square() * self;
-        }
-        Some(ones.square()) // a^(2^64 − 2) = (a^(2^63 − 1))²
     }
 
     /// `self / other`, `None` when `other` is 0.
@@ -337,6 +333,24 @@ impl Nimber {
         let x = field_maps().quadratic.solve(self.0)?;
         Some(Nimber(x & !1))
     }
+}
+
+/// The inverse of a nonzero `a` below 2^bits, by the norm to the half-size subfield: with
+/// a = a1·F ⊕ a0 and u = F a root of z² + z + F/2, the conjugate is a1·F ⊕ (a1 ⊕ a0) and the
+/// norm a ⊗ conj(a) = a1² ⊗ F/2 ⊕ a1 ⊗ a0 ⊕ a0² lies in the subfield.
+fn inverse_in(a: u64, bits: u32) -> u64 {
+    if a == 1 {
+        return 1;
+    }
+    let half = bits / 2;
+    let (a1, a0) = (a >> half, a & ((1u64 << half) - 1));
+    if a1 == 0 {
+        return inverse_in(a0, half);
+    }
+    let norm = mul(mul(a1, a1), 1 << (half - 1)) ^ mul(a1, a0) ^ mul(a0, a0);
+    let norm_inverse = inverse_in(norm, half);
+    // conj(a) ⊗ norm⁻¹, where norm⁻¹ lies in the subfield: multiply each half.
+    (mul(a1, norm_inverse) << half) | mul(a1 ^ a0, norm_inverse)
 }
 
 impl From<u64> for Nimber {
