@@ -1,6 +1,7 @@
 //! Game families, one file each. Every family registers itself in [`families`].
 
 pub mod coins;
+pub mod flipping;
 pub mod nim;
 pub mod tartan;
 
@@ -12,5 +13,6 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(nim::NimFamily),
         Box::new(coins::CoinFamily),
         Box::new(tartan::TartanFamily),
+        Box::new(flipping::FlipFamily),
     ]
 }
