@@ -58,10 +58,10 @@ impl ByteTables {
     fn mul(&self, a: u64, b: u64) -> u64 {
         let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
         let mut out = 0;
-        for i in 0..8 {
-            let row = a[i] as usize * 256;
-            for j in 0..8 {
-                let v = self.small[row + b[j] as usize];
+        for (i, &x) in a.iter().enumerate() {
+            let row = x as usize * 256;
+            for (j, &y) in b.iter().enumerate() {
+                let v = self.small[row + y as usize];
                 out ^= self.place[i * 8 + j][v as usize];
             }
         }
@@ -236,7 +236,7 @@ fn main() {
     let coords = inputs(3);
     let mut words = vec!["corners".to_string()];
     for i in 0..100_000usize {
-        let x = coords[i % N] % 1_000_000_000_000_000_000 ^ (i as u64);
+        let x = (coords[i % N] % 1_000_000_000_000_000_000) ^ (i as u64);
         let y = coords[(i * 7 + 1) % N] % 1_000_000_000_000_000_000;
         words.push(format!("{x},{y}"));
     }
