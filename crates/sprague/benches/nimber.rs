@@ -44,8 +44,8 @@ impl ByteTables {
             for j in 0..8 {
                 let c = mul_reference(1 << (8 * i), 1 << (8 * j));
                 let columns: Vec<u64> = (0..8).map(|b| mul_reference(1 << b, c)).collect();
-                for v in 0..256usize {
-                    place[i * 8 + j][v] = (0..8)
+                for (v, slot) in place[i * 8 + j].iter_mut().enumerate() {
+                    *slot = (0..8)
                         .filter(|b| v >> b & 1 == 1)
                         .fold(0, |acc, b| acc ^ columns[b]);
                 }
