@@ -6,7 +6,7 @@
 //! against the recursive definition before it is timed.
 
 use criterion::{black_box, Criterion, Throughput};
-use sprague::nimber::{self, mul_reference, Backend};
+use sprague::nimber::{self, mul_reference, Backend, Polynomial};
 use std::time::Instant;
 
 const N: usize = 4096;
@@ -122,26 +122,33 @@ fn single_pass(f: &dyn Fn(u64, u64) -> u64, a: &[u64], b: &[u64]) -> u64 {
     acc
 }
 
-/// Median ns per product over several timed passes.
-fn ns_per_product(mut pass: impl FnMut() -> u64, products: usize) -> f64 {
-    let mut sink = 0;
-    let start = Instant::now();
-    let mut passes = 0;
-    while start.elapsed().as_millis() < 50 {
+/// This thread's CPU time (user + system) in ns, from /proc (clock ticks of 10 ms), so that the
+/// figures do not count the time other processes hold the CPU. `None` off Linux.
+fn cpu_time_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks * 10_000_000)
+}
+
+/// ns per product: (by CPU time over at least 0.4 s of it, by wall time over the same run).
+fn ns_per_product(mut pass: impl FnMut() -> u64, products: usize) -> (f64, f64) {
+    let mut sink = pass();
+    let (wall, cpu) = (Instant::now(), cpu_time_ns());
+    let mut passes = 0u64;
+    loop {
         sink ^= pass();
         passes += 1;
-    }
-    let mut samples = Vec::new();
-    for _ in 0..7 {
-        let t = Instant::now();
-        for _ in 0..passes {
-            sink ^= pass();
+        let spent = match (cpu, cpu_time_ns()) {
+            (Some(start), Some(now)) => now - start,
+            _ => wall.elapsed().as_nanos() as u64,
+        };
+        if spent >= 400_000_000 && passes >= 3 {
+            black_box(sink);
+            let n = (passes * products as u64) as f64;
+            return (spent as f64 / n, wall.elapsed().as_nanos() as f64 / n);
         }
-        samples.push(t.elapsed().as_nanos() as f64 / (passes * products) as f64);
     }
-    black_box(sink);
-    samples.sort_by(|x, y| x.partial_cmp(y).unwrap());
-    samples[3]
 }
 
 fn main() {
@@ -189,8 +196,11 @@ fn main() {
     }
     criterion.final_summary();
 
-    println!("\nns per nim product (median of 7 passes over {N} random 64-bit pairs):");
-    println!("{:<30} {:>14} {:>10}", "method", "one at a time", "batch");
+    println!(
+        "\nns per nim product over {N} random 64-bit pairs, by CPU time (wall time in brackets):"
+    );
+    println!("{:<34} {:>20} {:>20}", "method", "one at a time", "batch");
+    let show = |(cpu, wall): (f64, f64)| format!("{cpu:.2} ({wall:.2})");
     for (name, single, batch) in &methods {
         let one = ns_per_product(|| single_pass(single.as_ref(), &a, &b), N);
         let many = ns_per_product(
@@ -200,8 +210,28 @@ fn main() {
             },
             N,
         );
-        println!("{name:<30} {one:>14.2} {many:>10.2}");
+        println!("{name:<34} {:>20} {:>20}", show(one), show(many));
     }
+    let (mut pa, mut pb) = (a.clone(), b.clone());
+    Polynomial::from_nimbers(&mut pa);
+    Polynomial::from_nimbers(&mut pb);
+    let poly_single = ns_per_product(
+        || {
+            let mut acc = 0;
+            for (&x, &y) in pa.iter().zip(&pb) {
+                acc ^= (Polynomial(black_box(x)) * Polynomial(black_box(y))).0;
+            }
+            acc
+        },
+        N,
+    );
+    let poly_batch = ns_per_product(
+        || {
+            Polynomial::mul_slices(&pa, &pb, &mut out);
+            out[N - 1]
+        },
+        N,
+    );
     let product = ns_per_product(|| nimber::product(&a), N);
     let dot = ns_per_product(|| nimber::dot(&a, &b), N);
     let mut scaled = a.clone();
@@ -212,9 +242,30 @@ fn main() {
         },
         N,
     );
-    println!("{:<30} {:>14} {:>10.2}", "sprague product()", "", product);
-    println!("{:<30} {:>14} {:>10.2}", "sprague dot()", "", dot);
-    println!("{:<30} {:>14} {:>10.2}", "sprague scale()", "", scale);
+    println!(
+        "{:<34} {:>20} {:>20}",
+        "sprague, values in poly basis",
+        show(poly_single),
+        show(poly_batch)
+    );
+    println!(
+        "{:<34} {:>20} {:>20}",
+        "sprague product() of a slice",
+        "",
+        show(product)
+    );
+    println!(
+        "{:<34} {:>20} {:>20}",
+        "sprague dot() of two slices",
+        "",
+        show(dot)
+    );
+    println!(
+        "{:<34} {:>20} {:>20}",
+        "sprague scale() of a slice",
+        "",
+        show(scale)
+    );
 
     // `sprague nimber mul --batch`: 10^6 products from text to text.
     let big_a = (0..1_000_000u64).map(|i| a[(i as usize) % N] ^ i);
