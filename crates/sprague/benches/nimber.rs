@@ -196,6 +196,22 @@ fn main() {
     }
     criterion.final_summary();
 
+    // Calibration: a dependent chain of 64-bit multiplies runs at one per 3 cycles on a quiet
+    // core, which shows how much the machine's load slows every figure below.
+    let calibration = ns_per_product(
+        || {
+            let mut x = black_box(3u64);
+            for _ in 0..N {
+                x = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            }
+            x
+        },
+        N,
+    );
+    println!(
+        "\ncalibration: {:.3} ns ({:.3}) per dependent 64-bit multiply (3 cycles on a quiet core)",
+        calibration.0, calibration.1
+    );
     println!(
         "\nns per nim product over {N} random 64-bit pairs, by CPU time (wall time in brackets):"
     );
@@ -274,13 +290,14 @@ fn main() {
         text.push_str(&format!("{x} {}\n", b[i % N]));
     }
     let mut sink = Vec::with_capacity(21_000_000);
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_time_ns());
     let count = nimber::mul_batch(text.as_bytes(), &mut sink).unwrap();
-    let io = t.elapsed();
+    let (io, io_cpu) = (t.elapsed(), cpu_time_ns().zip(cpu).map(|(b, a)| b - a));
     assert_eq!(count, 1_000_000);
     println!(
-        "mul_batch I/O: 10^6 products, text in to text out: {:.1} ms",
-        io.as_secs_f64() * 1e3
+        "mul_batch I/O: 10^6 products, text in to text out: {:.1} ms wall, {} ms CPU",
+        io.as_secs_f64() * 1e3,
+        io_cpu.map_or("?".into(), |ns| (ns / 1_000_000).to_string())
     );
 
     // corners with 10^5 heads at coordinates up to 10^18: value, and one winning move.

@@ -316,3 +316,31 @@ proptest! {
         prop_assert_eq!(mul(alpha, b) ^ mul(a, beta) ^ mul(alpha, beta), t);
     }
 }
+
+#[test]
+fn catalog_examples_of_this_module_and_coins_and_flip_work() {
+    use crate::spec::Family;
+    let families: [&dyn Family; 3] = [
+        &TartanFamily,
+        &crate::games::coins::CoinFamily,
+        &crate::games::flipping::FlipFamily,
+    ];
+    for family in families {
+        for entry in family.catalog() {
+            let words: Vec<&str> = entry.example.split_whitespace().collect();
+            let position = parse_position(&words).unwrap();
+            let report = analysis::value(&position, Play::Normal).unwrap();
+            assert_eq!(
+                report.winning_moves.is_empty(),
+                report.nim_value == Some(0),
+                "{}",
+                entry.example
+            );
+            assert!(
+                analysis::moves(&position, Play::Normal).is_ok(),
+                "{}",
+                entry.example
+            );
+        }
+    }
+}
