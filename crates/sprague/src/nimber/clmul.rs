@@ -1,5 +1,5 @@
 //! The fast path: a GF(2)-linear change of basis from the nim field to
-//! GF(2)[x]/(x^64 + x^4 + x^3 + x + 1), one carry-less multiply (PCLMULQDQ) there, and back.
+//! GF(2)\[x\]/(x^64 + x^4 + x^3 + x + 1), one carry-less multiply (PCLMULQDQ) there, and back.
 //!
 //! The basis change is computed once from the recursive definition of the field: the nimber
 //! 2^(2^k) is a root of z² + z + (2^(2^k − 1)) over the subfield below it, so we pick roots

@@ -7,7 +7,7 @@
 //!
 //! Fast products ([`mul`], the `*` of [`Nimber`]) use the carry-less multiply instruction when
 //! the CPU has it ([`Backend::Clmul`]): a GF(2)-linear change of basis to
-//! GF(2)[x]/(x^64 + x^4 + x^3 + x + 1), computed once from the recursive definition, one
+//! GF(2)\[x\]/(x^64 + x^4 + x^3 + x + 1), computed once from the recursive definition, one
 //! PCLMULQDQ and a reduction there, and the change back. Otherwise they use log/exp tables of the
 //! 16-bit subfield with Karatsuba ([`Backend::Portable`]). Slice functions ([`mul_slices`],
 //! [`product`], [`dot`], [`scale`]) stay in the polynomial basis where they can.
@@ -185,7 +185,7 @@ pub fn scale(c: u64, xs: &mut [u64]) {
     Backend::detect().scale(c, xs)
 }
 
-/// Nimbers kept in the polynomial basis GF(2)[x]/(x^64 + x^4 + x^3 + x + 1), for long
+/// Nimbers kept in the polynomial basis GF(2)\[x\]/(x^64 + x^4 + x^3 + x + 1), for long
 /// computations that would otherwise change basis at every product: convert once with
 /// [`Polynomial::from_nimber`], multiply with `*` (one carry-less multiply and a
 /// reduction) or [`Polynomial::mul_slices`], and convert back with [`Polynomial::to_nimber`].
