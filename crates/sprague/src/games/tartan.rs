@@ -13,6 +13,9 @@
 //!   two bounded Ruler games (the seed's statement flips only the four corners; that reading is
 //!   `corners:W,H`).
 //!
+//! - `tartan:A*B`: the product of any two coin games of [`CoinRule`] (`ruler`, `ruler:K`,
+//!   `turtles`, `mock-turtles`, `twins`, `twins:W`, where `twins` flips exactly two coins).
+//!
 //! Coordinates are 0-based: x counts columns, y rows, and coordinate u is coin u + 1 of the
 //! one-dimensional game.
 //!
@@ -396,7 +399,7 @@ impl Impartial for TartanBoard {
     }
 }
 
-/// The `corners`, `corners:W,H`, `rectangles` and `rectangles:W,H` specs.
+/// The `corners`, `corners:W,H`, `rectangles`, `rectangles:W,H` and `tartan:A*B` specs.
 pub struct TartanFamily;
 
 fn parse_bounds(spec: &str, params: &str, least: u64) -> Result<(u64, u64)> {
@@ -412,6 +415,48 @@ fn parse_bounds(spec: &str, params: &str, least: u64) -> Result<(u64, u64)> {
         ));
     }
     Ok((w, h))
+}
+
+/// One coin game of a `tartan:A*B` spec.
+fn parse_factor(spec: &str, text: &str) -> Result<CoinRule> {
+    let (name, param) = match text.split_once(':') {
+        Some((n, p)) => (n, Some(p)),
+        None => (text, None),
+    };
+    let bound = |least: u64| -> Result<u64> {
+        let p = param.unwrap_or_default();
+        match parse_u64(p, "the bound") {
+            Ok(k) if k >= least => Ok(k),
+            Ok(_) => Err(Error::spec(
+                spec,
+                format!("the bound of {name} must be at least {least}"),
+            )),
+            Err(r) => Err(Error::spec(spec, r)),
+        }
+    };
+    match (name.trim().to_ascii_lowercase().as_str(), param) {
+        ("ruler", None) => Ok(CoinRule::Ruler),
+        ("ruler", Some(_)) => Ok(CoinRule::RulerBounded(bound(1)?)),
+        ("turtles", None) => Ok(CoinRule::Turtles),
+        ("mock-turtles", None) => Ok(CoinRule::MockTurtles),
+        ("twins", None) => Ok(CoinRule::Twins(None)),
+        ("twins", Some(_)) => Ok(CoinRule::Twins(Some(bound(2)?))),
+        _ => Err(Error::spec(
+            spec,
+            format!("'{text}' is not a coin game (ruler, ruler:K, turtles, mock-turtles, twins, twins:W)"),
+        )),
+    }
+}
+
+fn parse_factors(spec: &str, params: &str) -> Result<(CoinRule, CoinRule, String)> {
+    let Some((a, b)) = params.split_once('*') else {
+        return Err(Error::spec(
+            spec,
+            "expected two coin games joined by '*', e.g. tartan:ruler*turtles",
+        ));
+    };
+    let (x, y) = (parse_factor(spec, a)?, parse_factor(spec, b)?);
+    Ok((x, y, format!("tartan:{}*{}", x.spec(), y.spec())))
 }
 
 impl Family for TartanFamily {
@@ -446,6 +491,13 @@ impl Family for TartanFamily {
                 summary: "seed 004 problem 5 as the product of ruler:W and ruler:H: flip every coin of a rectangle at most W wide and H tall whose lower-right coin is heads",
                 example: "rectangles:3,5 2,2 6,9",
             },
+            CatalogEntry {
+                spec: "tartan:A*B",
+                params: "A, B: coin games (ruler, ruler:K, turtles, mock-turtles, twins, twins:W) on the x and y axes",
+                position: "heads as x,y pairs, 0-based: coordinate u is coin u+1 of the coin game",
+                summary: "the Tartan product of two coin-turning games: a move flips the product of a move of A on x and a move of B on y; G(x,y) = GA(x+1) ⊗ GB(y+1)",
+                example: "tartan:ruler*turtles 2,3 5,1",
+            },
         ]
     }
 
@@ -478,6 +530,11 @@ impl Family for TartanFamily {
                     format!("rectangles:{w},{h}"),
                 )
             }),
+            ("tartan", Some(p)) => parse_factors(spec, p),
+            ("tartan", None) => Err(Error::spec(
+                spec,
+                "name the two coin games, e.g. tartan:ruler*turtles",
+            )),
             _ => return None,
         };
         Some(rule.map(|(x, y, spec)| {

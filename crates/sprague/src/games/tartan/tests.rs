@@ -14,6 +14,9 @@ fn rules() -> Vec<TartanRule> {
         "rectangles:2,3",
         "rectangles:3,4",
         "rectangles:1,2",
+        "tartan:turtles*mock-turtles",
+        "tartan:ruler:2*turtles",
+        "tartan:mock-turtles*twins:3",
     ]
     .iter()
     .map(|spec| rule_of(spec))
@@ -21,6 +24,10 @@ fn rules() -> Vec<TartanRule> {
 }
 
 fn rule_of(spec: &str) -> TartanRule {
+    if let Some(p) = spec.strip_prefix("tartan:") {
+        let (x, y, spec) = parse_factors(spec, p).unwrap();
+        return TartanRule { spec, x, y };
+    }
     let (name, params) = spec
         .split_once(':')
         .map_or((spec, None), |(n, p)| (n, Some(p)));
@@ -297,6 +304,15 @@ fn bad_specs_and_positions_are_errors() {
     assert!(parse_game("corners:3").is_err());
     assert!(parse_game("rectangles:0,3").is_err());
     assert!(parse_game("rectangles:x,3").is_err());
+    assert!(parse_game("tartan").is_err());
+    assert!(parse_game("tartan:ruler").is_err());
+    assert!(parse_game("tartan:ruler*nim").is_err());
+    assert!(parse_game("tartan:ruler:0*turtles").is_err());
+    assert!(parse_game("tartan:twins:1*turtles").is_err());
+    assert_eq!(
+        parse_game("tartan:Ruler:3*twins").unwrap().spec(),
+        "tartan:ruler:3*twins"
+    );
     assert!(parse_position(&["corners", "3"]).is_err());
     assert!(parse_position(&["corners", "3,x"]).is_err());
     assert!(parse_position(&["corners", "18446744073709551615,0"]).is_err());
