@@ -285,6 +285,9 @@ pub struct MoveReport {
     /// Which summand moved (0-based, in the order given), for sums.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub component: Option<usize>,
+    /// The position after the move, as command-line text.
+    #[serde(skip)]
+    pub display: String,
 }
 
 /// The answer to `sprague value`.
@@ -322,6 +325,9 @@ pub struct OptionReport {
     /// Which summand moved, for sums.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub component: Option<usize>,
+    /// The position after the move, as command-line text.
+    #[serde(skip)]
+    pub display: String,
     /// The outcome of the position after the move (for the player then to move).
     pub outcome: Outcome,
     /// Its nim value, where finite.
@@ -377,6 +383,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                     text,
                     position: next.to_json(),
                     component: None,
+                    display: Position::Single(next).to_string(),
                 })
                 .collect();
             Ok(ValueReport {
@@ -401,10 +408,12 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
             let mut winning_moves = Vec::new();
             for (index, target) in sum::winning_targets(&values) {
                 for option in parts[index].1.options_with_value(target, OPTION_LIMIT)? {
+                    let next = position.replace(index, &option.parts);
                     winning_moves.push(MoveReport {
                         text: option.text,
-                        position: position.replace(index, &option.parts).to_json(),
+                        position: next.to_json(),
                         component: Some(index),
+                        display: next.to_string(),
                     });
                 }
             }
@@ -439,6 +448,7 @@ pub fn moves(position: &Position, play: Play) -> Result<MovesReport> {
                     text,
                     position: next.to_json(),
                     component: None,
+                    display: Position::Single(next.clone()).to_string(),
                     outcome: e.outcome,
                     nim_value: e.nim_value,
                     loopy_value: None,
@@ -479,6 +489,7 @@ pub fn moves(position: &Position, play: Play) -> Result<MovesReport> {
                         text: option.text,
                         position: next.to_json(),
                         component: Some(index),
+                        display: next.to_string(),
                         outcome,
                         nim_value,
                         loopy_value,
@@ -582,6 +593,7 @@ fn misere_value(position: &Position) -> Result<ValueReport> {
                         text: option.text,
                         position: next.to_json(),
                         component: Some(index),
+                        display: next.to_string(),
                     });
                 }
             }

@@ -1,0 +1,119 @@
+//! The command-line grammar.
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+const AFTER_HELP: &str = "\
+Games are written as specs: NAME or NAME:PARAMS, then the position. Sums of different games are
+joined by a lone '+'. Run 'sprague catalog' for every game and its position syntax.
+
+Examples:
+  sprague value nim 3 4 5                 outcome, nim value and the winning moves
+  sprague value kayles 10 + nim 3         a sum of two games
+  sprague moves sub:1,3,4 9               every option with its value
+  sprague table 0.137 --to 100            nim values of single heaps
+  sprague period kayles                   a certified period
+
+Exit codes: 0 success, 2 bad input, 1 anything else. Results go to stdout, diagnostics to stderr.";
+
+/// Exact solver for two-player combinatorial games: nim values, outcomes, winning moves.
+#[derive(Parser, Debug)]
+#[command(name = "sprague", version, about, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output formats of `table`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableFormat {
+    /// Rows of ten, like the printed tables in the literature.
+    Text,
+    /// A header `n,value`, then one row a heap.
+    Csv,
+    /// `{"game", "values", "period"}`.
+    Json,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Outcome, nim value and every winning move of a position.
+    #[command(
+        after_help = "Examples:\n  sprague value nim 3 4 5 --json\n  sprague value sub:1,3,4 2\n  sprague value kayles 5 + nim 3\n  sprague value nim 1 1 1 --misere"
+    )]
+    Value {
+        /// GAME POSITION... [+ GAME POSITION...]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+        words: Vec<String>,
+        /// Misère play: the player unable to move wins.
+        #[arg(long)]
+        misere: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every option of a position with its outcome and value.
+    #[command(after_help = "Example:\n  sprague moves kayles 7 --json")]
+    Moves {
+        /// GAME POSITION... [+ GAME POSITION...]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+        words: Vec<String>,
+        /// Misère play: the player unable to move wins.
+        #[arg(long)]
+        misere: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Nim values of single heaps 0..=N of a heap game.
+    #[command(
+        after_help = "Examples:\n  sprague table kayles --to 100\n  sprague table sub:1-3,7 --to 1000 --format csv"
+    )]
+    Table {
+        /// The heap game, e.g. kayles, 0.137, sub:1,3,4.
+        game: String,
+        /// The largest heap.
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        to: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+        format: TableFormat,
+    },
+    /// Compute until the nim sequence's period is certified by a proven bound, or N is reached.
+    #[command(after_help = "Example:\n  sprague period kayles --json")]
+    Period {
+        /// The heap game.
+        game: String,
+        /// Give up after heap N.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "1000000",
+            allow_negative_numbers = true
+        )]
+        max: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve a game graph file (outcome, remoteness and loopy nim value of every vertex), or
+    /// strongly solve a game from a start position.
+    #[command(
+        after_help = "FILE: a first line 'n m', then m lines 'u v' (a move from u to v; vertices 0..n-1).\n\nExamples:\n  sprague solve graph.txt --json\n  sprague solve cards:2,10"
+    )]
+    Solve {
+        /// A graph file, or GAME [POSITION...].
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "FILE | GAME POSITION")]
+        words: Vec<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every game spec with its parameters, position syntax and a summary.
+    Catalog {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}

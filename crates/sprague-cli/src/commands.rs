@@ -1,0 +1,121 @@
+//! One function per subcommand: call the library, hand the result to `output`.
+
+use crate::cli::{Cli, Command, TableFormat};
+use crate::output;
+use crate::progress::Bar;
+use anyhow::{Context, Result};
+use sprague::game::Play;
+use sprague::heap::{HeapValues, PeriodSearch};
+use sprague::spec;
+use std::sync::Arc;
+
+/// Bad input found by the command line itself (exit code 2).
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+fn bad(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(BadInput(message.into()))
+}
+
+fn play(misere: bool) -> Play {
+    if misere {
+        Play::Misere
+    } else {
+        Play::Normal
+    }
+}
+
+fn number(text: &str, what: &str) -> Result<u64> {
+    spec::parse_u64(text, what).map_err(bad)
+}
+
+fn heap_game(spec_text: &str) -> Result<(String, Arc<dyn HeapValues>)> {
+    let game = spec::parse_game(spec_text)?;
+    let heap = game.heap().ok_or_else(|| {
+        bad(format!(
+            "{} is not a heap game; 'table' and 'period' need one (see 'sprague catalog')",
+            game.spec()
+        ))
+    })?;
+    Ok((game.spec(), heap))
+}
+
+/// Runs one parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Value {
+            words,
+            misere,
+            json,
+        } => {
+            let position = spec::parse_position(&words)?;
+            let report = sprague::analysis::value(&position, play(misere))?;
+            output::value(&report, &position, json)
+        }
+        Command::Moves {
+            words,
+            misere,
+            json,
+        } => {
+            let position = spec::parse_position(&words)?;
+            let report = sprague::analysis::moves(&position, play(misere))?;
+            output::moves(&report, &position, json)
+        }
+        Command::Table { game, to, format } => {
+            let to = number(&to, "--to")?;
+            let (name, heap) = heap_game(&game)?;
+            let table = heap.table(to, &Bar::new())?;
+            output::table(
+                &name,
+                &table,
+                format == TableFormat::Json,
+                format == TableFormat::Csv,
+            )
+        }
+        Command::Period { game, max, json } => {
+            let max = number(&max, "--max")?;
+            let (name, heap) = heap_game(&game)?;
+            let search: PeriodSearch = heap.period(max, &Bar::new())?;
+            output::period(&name, &search, json)
+        }
+        Command::Solve { words, json } => solve(&words, json),
+        Command::Catalog { json } => output::catalog(&spec::catalog(), json),
+    }
+}
+
+fn solve(words: &[String], json: bool) -> Result<()> {
+    let first = &words[0];
+    match spec::parse_game(first) {
+        Ok(game) => {
+            let report = game.solve(&words[1..], &Bar::new()).ok_or_else(|| {
+                bad(format!(
+                    "{} cannot be strongly solved from a start position; try 'sprague value'",
+                    game.spec()
+                ))
+            })??;
+            output::solve_game(&report, json)
+        }
+        Err(spec_error) => {
+            let path = std::path::Path::new(first);
+            if !path.exists() {
+                return Err(bad(format!(
+                    "'{first}' is neither a game nor a file ({spec_error})"
+                )));
+            }
+            if words.len() > 1 {
+                return Err(bad("a graph file takes no position"));
+            }
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| bad(format!("cannot read {first}: {e}")))?;
+            output::solve_graph(&text, json).with_context(|| format!("solving {first}"))
+        }
+    }
+}

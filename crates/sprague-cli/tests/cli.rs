@@ -1,0 +1,133 @@
+//! The commands of interface.md, as a user runs them.
+
+use crate::common::{assert_bad_input, sprague, sprague_json};
+use serde_json::json;
+
+#[test]
+fn value_of_nim_345_has_its_one_winning_move() {
+    let v = sprague_json(&["value", "nim", "3", "4", "5", "--json"]);
+    assert_eq!(v["game"], "nim");
+    assert_eq!(v["position"], json!([3, 4, 5]));
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["nim_value"], 2);
+    assert_eq!(
+        v["winning_moves"],
+        json!([{"move": "3 -> 1", "position": [1, 4, 5], "component": 0}])
+    );
+}
+
+#[test]
+fn value_text_output_names_outcome_value_and_moves() {
+    let run = sprague(&["value", "nim", "3", "4", "5"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout,
+        "position:   nim 3 4 5\n\
+         outcome:    N (the player to move wins)\n\
+         nim value:  2\n\
+         winning moves:\n  3 -> 1  => nim 1 4 5\n"
+    );
+}
+
+#[test]
+fn sums_of_several_games_use_a_lone_plus() {
+    let v = sprague_json(&["value", "nim", "2", "+", "nim", "2", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["nim_value"], 0);
+    assert_eq!(v["winning_moves"], json!([]));
+    assert_eq!(
+        v["position"],
+        json!([{"game": "nim", "position": [2]}, {"game": "nim", "position": [2]}])
+    );
+}
+
+#[test]
+fn misere_nim_of_three_ones_is_a_loss() {
+    let v = sprague_json(&["value", "nim", "1", "1", "1", "--misere", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let v = sprague_json(&["value", "nim", "1", "1", "--misere", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["winning_moves"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn moves_lists_every_option_with_its_outcome() {
+    let v = sprague_json(&["moves", "nim", "2", "1", "--json"]);
+    let moves = v["moves"].as_array().expect("a list of moves");
+    let summary: Vec<(String, String, u64)> = moves
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap_or_default().to_string(),
+                m["outcome"].as_str().unwrap_or_default().to_string(),
+                m["nim_value"].as_u64().unwrap_or(u64::MAX),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            ("2 -> 1".to_string(), "P".to_string(), 0),
+            ("2 -> 0".to_string(), "N".to_string(), 1),
+            ("1 -> 0".to_string(), "N".to_string(), 2),
+        ]
+    );
+}
+
+#[test]
+fn table_formats() {
+    let v = sprague_json(&["table", "nim", "--to", "4", "--format", "json"]);
+    assert_eq!(
+        v,
+        json!({"game": "nim", "values": [0, 1, 2, 3, 4], "period": null})
+    );
+    let csv = sprague(&["table", "nim", "--to", "2", "--format", "csv"]);
+    assert_eq!(csv.stdout, "n,value\n0,0\n1,1\n2,2\n");
+    let text = sprague(&["table", "nim", "--to", "12"]);
+    assert_eq!(
+        text.stdout,
+        "      0  1  2  3  4  5  6  7  8  9\n 0:   0  1  2  3  4  5  6  7  8  9\n10:  10 11 12\n"
+    );
+}
+
+#[test]
+fn catalog_lists_games_with_position_syntax() {
+    let v = sprague_json(&["catalog", "--json"]);
+    let entries = v.as_array().expect("a list");
+    let nim = entries
+        .iter()
+        .find(|e| e["spec"] == "nim")
+        .expect("nim is listed");
+    assert_eq!(nim["position"], "heap sizes");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    assert_bad_input(&["value", "nosuchgame", "3"], "unknown game");
+    assert_bad_input(&["value", "nim", "-3"], "non-negative");
+    assert_bad_input(&["value", "nim", "x"], "whole number");
+    assert_bad_input(&["value", "nim", "99999999999999999999"], "2^64");
+    assert_bad_input(&["value", "nim", "3", "+"], "'+'");
+    assert_bad_input(&["value", "+", "nim", "3"], "'+'");
+    assert_bad_input(&["value", "nim:3", "3"], "no parameters");
+    assert_bad_input(&["table", "nim", "--to", "-1"], "non-negative");
+    assert_bad_input(&["period", "nim", "--max", "lots"], "whole number");
+    assert_bad_input(&["solve", "no/such/file.txt"], "neither a game nor a file");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let run = sprague(&["value"]);
+    assert_eq!(run.code, 2);
+    let run = sprague(&["frobnicate"]);
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn help_teaches_with_examples() {
+    let run = sprague(&["--help"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("sprague catalog"));
+    let run = sprague(&["value", "--help"]);
+    assert!(run.stdout.contains("sprague value nim 3 4 5 --json"));
+}
