@@ -1,0 +1,3 @@
+//! Integration tests of the library, as one binary.
+
+mod robustness;
