@@ -8,6 +8,7 @@
 //! - [`solve`]: generic solvers that work for any game implementing them;
 //! - [`heap`]: heap games (subtraction, take-and-break) with certified periods;
 //! - [`games`]: one module per game family;
+//! - [`nimber`]: the nim field on 64-bit words, at hardware speed;
 //! - [`spec`]: the game-spec language of the command line;
 //! - [`analysis`]: type-erased games and the reports front ends print.
 //!
@@ -25,6 +26,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod heap;
+pub mod nimber;
 pub mod progress;
 pub mod solve;
 pub mod spec;

@@ -1,0 +1,318 @@
+use super::*;
+use crate::analysis;
+use crate::game::Play;
+use crate::solve::NimValues;
+use crate::spec::{parse_game, parse_position};
+use proptest::prelude::*;
+
+fn rules() -> Vec<TartanRule> {
+    [
+        "corners",
+        "corners:2,3",
+        "corners:3,3",
+        "rectangles",
+        "rectangles:2,3",
+        "rectangles:3,4",
+        "rectangles:1,2",
+    ]
+    .iter()
+    .map(|spec| rule_of(spec))
+    .collect()
+}
+
+fn rule_of(spec: &str) -> TartanRule {
+    let (name, params) = spec
+        .split_once(':')
+        .map_or((spec, None), |(n, p)| (n, Some(p)));
+    let (x, y) = match (name, params) {
+        ("corners", None) => (CoinRule::Twins(None), CoinRule::Twins(None)),
+        ("corners", Some(p)) => {
+            let (w, h) = parse_bounds(spec, p, 2).unwrap();
+            (CoinRule::Twins(Some(w)), CoinRule::Twins(Some(h)))
+        }
+        ("rectangles", None) => (CoinRule::Ruler, CoinRule::Ruler),
+        ("rectangles", Some(p)) => {
+            let (w, h) = parse_bounds(spec, p, 1).unwrap();
+            (CoinRule::RulerBounded(w), CoinRule::RulerBounded(h))
+        }
+        _ => unreachable!(),
+    };
+    TartanRule {
+        spec: spec.to_string(),
+        x,
+        y,
+    }
+}
+
+fn mex(values: &[u64]) -> u64 {
+    (0..).find(|v| !values.contains(v)).unwrap()
+}
+
+fn value_of(rule: &TartanRule, heads: &[(u64, u64)]) -> u64 {
+    heads.iter().fold(0, |s, &(x, y)| s ^ rule.value(x, y))
+}
+
+#[test]
+fn corners_values_are_nim_products_of_the_coordinates() {
+    let rule = rule_of("corners");
+    for x in 0..40 {
+        for y in 0..40 {
+            assert_eq!(rule.value(x, y), crate::nimber::mul_reference(x, y));
+        }
+    }
+}
+
+#[test]
+fn option_values_exist_for_every_target_below_the_product() {
+    for a in 1..48u64 {
+        for b in 1..48u64 {
+            let ab = mul(a, b);
+            for t in 0..ab {
+                let (alpha, beta) = option_values(a, b, t)
+                    .unwrap_or_else(|| panic!("a = {a}, b = {b}, target {t}"));
+                assert!(alpha < a && beta < b);
+                assert_eq!(mul(alpha, b) ^ mul(a, beta) ^ mul(alpha, beta), t);
+            }
+            assert_eq!(option_values(a, b, ab), None);
+        }
+    }
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[test]
+fn option_values_exist_for_large_values() {
+    let mut state = 42;
+    let mut checked = 0;
+    while checked < 3000 {
+        let r = splitmix(&mut state);
+        let a = splitmix(&mut state) >> (r % 64);
+        let b = splitmix(&mut state) >> ((r >> 8) % 64);
+        if a == 0 || b == 0 {
+            continue;
+        }
+        let ab = mul(a, b);
+        for t in [0, ab - 1, splitmix(&mut state) % ab, ab >> 1] {
+            let (alpha, beta) =
+                option_values(a, b, t).unwrap_or_else(|| panic!("a = {a}, b = {b}, target {t}"));
+            assert!(alpha < a && beta < b);
+            assert_eq!(mul(alpha, b) ^ mul(a, beta) ^ mul(alpha, beta), t);
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn single_heads_match_the_mex_of_their_options_on_8x8_boards() {
+    // G(x, y) = mex over options of the XOR of the heads each leaves (the coin-sum rule,
+    // itself checked on whole boards below), independent of the Tartan theorem.
+    for rule in rules() {
+        let board = TartanBoard {
+            rule: rule.clone(),
+            width: 8,
+            height: 8,
+        };
+        let mut table = [[0u64; 8]; 8];
+        for y in 0..8u64 {
+            for x in 0..8u64 {
+                let head = 1u64 << (y * 8 + x);
+                let values: Vec<u64> = board
+                    .options(&head)
+                    .into_iter()
+                    .map(|b| {
+                        (0..64)
+                            .filter(|i| b >> i & 1 == 1)
+                            .fold(0, |s, i| s ^ table[i / 8][i % 8])
+                    })
+                    .collect();
+                table[y as usize][x as usize] = mex(&values);
+                assert_eq!(
+                    table[y as usize][x as usize],
+                    rule.value(x, y),
+                    "{} at {x},{y}",
+                    rule.spec
+                );
+            }
+        }
+    }
+}
+
+fn check_whole_boards(sizes: &[(u64, u64)]) {
+    for rule in rules() {
+        for &(width, height) in sizes {
+            let board = TartanBoard {
+                rule: rule.clone(),
+                width,
+                height,
+            };
+            let mut solver = NimValues::new(board);
+            for bits in 0..1u64 << (width * height) {
+                let heads: Vec<(u64, u64)> = (0..width * height)
+                    .filter(|i| bits >> i & 1 == 1)
+                    .map(|i| (i % width, i / width))
+                    .collect();
+                assert_eq!(
+                    solver.nim_value(&bits).unwrap(),
+                    value_of(&rule, &heads),
+                    "{}",
+                    rule.spec
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn whole_boards_match_brute_force() {
+    // Every position of boards of 12 cells, by brute force.
+    check_whole_boards(&[(4, 3), (3, 4), (6, 2)]);
+}
+
+#[test]
+#[ignore = "about 15 s in debug; run with cargo test -p sprague -- --ignored whole_boards_of_16"]
+fn whole_boards_of_16_cells_match_brute_force() {
+    check_whole_boards(&[(4, 4), (5, 3), (3, 5)]);
+}
+
+fn words(spec: &str, heads: &[(u64, u64)]) -> Vec<String> {
+    std::iter::once(spec.to_string())
+        .chain(heads.iter().map(|(x, y)| format!("{x},{y}")))
+        .collect()
+}
+
+fn heads_of(json: &Json) -> Vec<(u64, u64)> {
+    serde_json::from_value(json.clone()).unwrap()
+}
+
+#[test]
+fn winning_moves_are_winning_on_5x5_boards() {
+    let mut state = 7;
+    for rule in rules() {
+        let mut solver = NimValues::new(TartanBoard {
+            rule: rule.clone(),
+            width: 4,
+            height: 4,
+        });
+        for round in 0..300 {
+            let (width, height) = if round % 2 == 0 { (5, 5) } else { (4, 4) };
+            let bits = splitmix(&mut state) & ((1 << (width * height)) - 1);
+            let heads: Vec<(u64, u64)> = (0..width * height)
+                .filter(|i| bits >> i & 1 == 1)
+                .map(|i| (i % width, i / width))
+                .collect();
+            let report = analysis::value(
+                &parse_position(&words(&rule.spec, &heads)).unwrap(),
+                Play::Normal,
+            )
+            .unwrap();
+            let value = value_of(&rule, &heads);
+            assert_eq!(report.nim_value, Some(value));
+            assert_eq!(
+                report.winning_moves.is_empty(),
+                value == 0,
+                "{} {heads:?}",
+                rule.spec
+            );
+            for m in &report.winning_moves {
+                let after = heads_of(&m.position);
+                assert_eq!(
+                    value_of(&rule, &after),
+                    0,
+                    "{} {heads:?}: {}",
+                    rule.spec,
+                    m.text
+                );
+                if width == 4 {
+                    // The move is a real move of the board: brute force lists the position.
+                    let after_bits = after.iter().fold(0u64, |b, (x, y)| b | 1 << (y * 4 + x));
+                    assert!(
+                        solver.winning_moves(&bits).unwrap().contains(&after_bits),
+                        "{}",
+                        m.text
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn huge_coordinates_answer_from_the_algebra() {
+    let mut state = 99;
+    for spec in [
+        "corners",
+        "corners:1000,77",
+        "rectangles",
+        "rectangles:100,1000000",
+    ] {
+        let rule = rule_of(spec);
+        let heads: Vec<(u64, u64)> = (0..300)
+            .map(|_| {
+                (
+                    splitmix(&mut state) % 1_000_000_000_000_000_000,
+                    splitmix(&mut state) % 1_000_000_000_000_000_000,
+                )
+            })
+            .collect();
+        let report =
+            analysis::value(&parse_position(&words(spec, &heads)).unwrap(), Play::Normal).unwrap();
+        let value = value_of(&rule, &heads);
+        assert_ne!(value, 0);
+        // Ruler moves from heads with a large power of 2 may be too long to list; the others
+        // give at least one winning move for the head that holds the top bit.
+        assert!(!report.winning_moves.is_empty(), "{spec}");
+        for m in &report.winning_moves {
+            assert_eq!(
+                value_of(&rule, &heads_of(&m.position)),
+                0,
+                "{spec}: {}",
+                m.text
+            );
+        }
+    }
+}
+
+#[test]
+fn the_corners_example() {
+    let report = analysis::value(
+        &parse_position(&["corners", "1,1", "2,3", "5,2"]).unwrap(),
+        Play::Normal,
+    )
+    .unwrap();
+    assert_eq!(report.nim_value, Some(1 ^ mul(2, 3) ^ mul(5, 2)));
+    let m = &report.winning_moves[0];
+    assert_eq!(value_of(&rule_of("corners"), &heads_of(&m.position)), 0);
+    assert!(m.text.starts_with("flip x="), "{}", m.text);
+}
+
+#[test]
+fn bad_specs_and_positions_are_errors() {
+    assert!(parse_game("corners:1,3").is_err());
+    assert!(parse_game("corners:3").is_err());
+    assert!(parse_game("rectangles:0,3").is_err());
+    assert!(parse_game("rectangles:x,3").is_err());
+    assert!(parse_position(&["corners", "3"]).is_err());
+    assert!(parse_position(&["corners", "3,x"]).is_err());
+    assert!(parse_position(&["corners", "18446744073709551615,0"]).is_err());
+    let p = parse_position(&["corners", "3,4", "1,1", "3,4"]).unwrap();
+    assert_eq!(p.to_json(), serde_json::json!([[1, 1]]));
+}
+
+proptest! {
+    #[test]
+    fn option_values_solve_random_targets(a in 1u64.., b in 1u64.., t in any::<u64>()) {
+        let ab = mul(a, b);
+        let t = t % ab;
+        let found = option_values(a, b, t);
+        prop_assert!(found.is_some(), "a = {}, b = {}, t = {}", a, b, t);
+        let (alpha, beta) = found.unwrap();
+        prop_assert!(alpha < a && beta < b);
+        prop_assert_eq!(mul(alpha, b) ^ mul(a, beta) ^ mul(alpha, beta), t);
+    }
+}

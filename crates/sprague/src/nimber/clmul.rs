@@ -1,0 +1,214 @@
+//! The fast path: a GF(2)-linear change of basis from the nim field to
+//! GF(2)[x]/(x^64 + x^4 + x^3 + x + 1), one carry-less multiply (PCLMULQDQ) there, and back.
+//!
+//! The basis change is computed once from the recursive definition of the field: the nimber
+//! 2^(2^k) is a root of z² + z + (2^(2^k − 1)) over the subfield below it, so we pick roots
+//! w_k of the same quadratics in the polynomial field, and the image of 2^i is the product of
+//! the w_k over the set bits k of i.
+
+use super::linear::{ByteMatrix, LinearSolver};
+use std::sync::OnceLock;
+
+/// Reduces a 128-bit product `hi·x^64 + lo` modulo the field polynomial.
+#[inline(always)]
+pub(crate) fn reduce(hi: u64, lo: u64) -> u64 {
+    // x^64 ≡ x^4 + x^3 + x + 1, so hi·x^64 ≡ hi·(x^4 + x^3 + x + 1); the bits that spill past
+    // x^63 (at most four) are folded once more.
+    let spill = (hi >> 63) ^ (hi >> 61) ^ (hi >> 60);
+    let folded = hi ^ (hi << 1) ^ (hi << 3) ^ (hi << 4);
+    lo ^ folded ^ spill ^ (spill << 1) ^ (spill << 3) ^ (spill << 4)
+}
+
+/// Carry-less 64×64 → 128-bit product in software: for setup and the portable checks.
+pub(crate) fn clmul_soft(a: u64, b: u64) -> (u64, u64) {
+    let (mut hi, mut lo) = (0u64, 0u64);
+    for i in 0..64 {
+        if b >> i & 1 == 1 {
+            lo ^= a << i;
+            if i > 0 {
+                hi ^= a >> (64 - i);
+            }
+        }
+    }
+    (hi, lo)
+}
+
+/// Product in the polynomial field, in software.
+pub(crate) fn poly_mul_soft(a: u64, b: u64) -> u64 {
+    let (hi, lo) = clmul_soft(a, b);
+    reduce(hi, lo)
+}
+
+/// The change-of-basis tables, both directions.
+pub(crate) struct Basis {
+    /// Nim basis → polynomial basis.
+    pub(crate) to_poly: ByteMatrix,
+    /// Polynomial basis → nim basis.
+    pub(crate) from_poly: ByteMatrix,
+}
+
+/// The tables, built on first use (well under a millisecond).
+pub(crate) fn basis() -> &'static Basis {
+    static BASIS: OnceLock<Basis> = OnceLock::new();
+    BASIS.get_or_init(build_basis)
+}
+
+/// The images of the nim basis 2^0, …, 2^63 in the polynomial field.
+pub(crate) fn poly_images() -> [u64; 64] {
+    // z ↦ z² + z is GF(2)-linear; record its values on the unit vectors to solve quadratics.
+    let mut solver = LinearSolver::new();
+    for i in 0..64 {
+        let e = 1u64 << i;
+        solver.insert(poly_mul_soft(e, e) ^ e, e);
+    }
+    let mut w = [0u64; 6];
+    let mut below = 1u64; // image of 2^(2^k − 1) = w_0 · … · w_(k−1)
+    for (k, slot) in w.iter_mut().enumerate() {
+        *slot = solver
+            .solve(below)
+            .unwrap_or_else(|| panic!("z² + z = image of 2^(2^{k} - 1) has a root"));
+        below = poly_mul_soft(below, *slot);
+    }
+    std::array::from_fn(|i| {
+        (0..6)
+            .filter(|k| i >> k & 1 == 1)
+            .fold(1u64, |p, k| poly_mul_soft(p, w[k]))
+    })
+}
+
+fn build_basis() -> Basis {
+    let images = poly_images();
+    let mut inverse = LinearSolver::new();
+    for (i, &v) in images.iter().enumerate() {
+        inverse.insert(v, 1u64 << i);
+    }
+    let back: [u64; 64] = std::array::from_fn(|j| {
+        inverse
+            .solve(1u64 << j)
+            .expect("the change of basis is invertible")
+    });
+    Basis {
+        to_poly: ByteMatrix::from_columns(&images),
+        from_poly: ByteMatrix::from_columns(&back),
+    }
+}
+
+/// Whether this CPU has the carry-less multiply instruction (checked once, then cached).
+pub fn is_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("pclmulqdq")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86 {
+    //! The PCLMULQDQ kernels. Every function here requires the `pclmulqdq` feature: callers
+    //! check [`super::is_available`] first.
+
+    use super::{reduce, Basis};
+    use std::arch::x86_64::{
+        __m128i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_unpackhi_epi64,
+    };
+
+    /// Carry-less product of two 64-bit polynomials.
+    ///
+    /// # Safety
+    /// The CPU must support `pclmulqdq`.
+    #[inline]
+    #[target_feature(enable = "pclmulqdq")]
+    pub(crate) unsafe fn clmul(a: u64, b: u64) -> (u64, u64) {
+        let x: __m128i = _mm_set_epi64x(0, a as i64);
+        let y: __m128i = _mm_set_epi64x(0, b as i64);
+        let p = _mm_clmulepi64_si128::<0x00>(x, y);
+        let lo = _mm_cvtsi128_si64(p) as u64;
+        let hi = _mm_cvtsi128_si64(_mm_unpackhi_epi64(p, p)) as u64;
+        (hi, lo)
+    }
+
+    /// Product in the polynomial basis.
+    ///
+    /// # Safety
+    /// The CPU must support `pclmulqdq`.
+    #[inline]
+    #[target_feature(enable = "pclmulqdq")]
+    pub(crate) unsafe fn poly_mul(a: u64, b: u64) -> u64 {
+        let (hi, lo) = clmul(a, b);
+        reduce(hi, lo)
+    }
+
+    /// One nim product.
+    ///
+    /// # Safety
+    /// The CPU must support `pclmulqdq`.
+    #[target_feature(enable = "pclmulqdq")]
+    pub(crate) unsafe fn mul(t: &Basis, a: u64, b: u64) -> u64 {
+        t.from_poly
+            .apply(poly_mul(t.to_poly.apply(a), t.to_poly.apply(b)))
+    }
+
+    /// `out[i] = a[i] ⊗ b[i]`.
+    ///
+    /// # Safety
+    /// The CPU must support `pclmulqdq`.
+    #[target_feature(enable = "pclmulqdq")]
+    pub(crate) unsafe fn mul_slices(t: &Basis, a: &[u64], b: &[u64], out: &mut [u64]) {
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = t
+                .from_poly
+                .apply(poly_mul(t.to_poly.apply(x), t.to_poly.apply(y)));
+        }
+    }
+
+    /// The product of all of `xs`, staying in the polynomial basis.
+    ///
+    /// # Safety
+    /// The CPU must support `pclmulqdq`.
+    #[target_feature(enable = "pclmulqdq")]
+    pub(crate) unsafe fn product(t: &Basis, xs: &[u64]) -> u64 {
+        // Four independent chains hide the multiply latency.
+        let mut acc = [t.to_poly.apply(1); 4];
+        let mut chunks = xs.chunks_exact(4);
+        for c in &mut chunks {
+            for k in 0..4 {
+                acc[k] = poly_mul(acc[k], t.to_poly.apply(c[k]));
+            }
+        }
+        let mut p = poly_mul(poly_mul(acc[0], acc[1]), poly_mul(acc[2], acc[3]));
+        for &x in chunks.remainder() {
+            p = poly_mul(p, t.to_poly.apply(x));
+        }
+        t.from_poly.apply(p)
+    }
+
+    /// `⊕ a[i] ⊗ b[i]`, staying in the polynomial basis and reducing once.
+    ///
+    /// # Safety
+    /// The CPU must support `pclmulqdq`.
+    #[target_feature(enable = "pclmulqdq")]
+    pub(crate) unsafe fn dot(t: &Basis, a: &[u64], b: &[u64]) -> u64 {
+        let (mut hi, mut lo) = (0u64, 0u64);
+        for (&x, &y) in a.iter().zip(b) {
+            let (h, l) = clmul(t.to_poly.apply(x), t.to_poly.apply(y));
+            hi ^= h;
+            lo ^= l;
+        }
+        t.from_poly.apply(reduce(hi, lo))
+    }
+
+    /// `xs[i] ← c ⊗ xs[i]`, with `c` converted once.
+    ///
+    /// # Safety
+    /// The CPU must support `pclmulqdq`.
+    #[target_feature(enable = "pclmulqdq")]
+    pub(crate) unsafe fn scale(t: &Basis, c: u64, xs: &mut [u64]) {
+        let cp = t.to_poly.apply(c);
+        for x in xs {
+            *x = t.from_poly.apply(poly_mul(cp, t.to_poly.apply(*x)));
+        }
+    }
+}

@@ -1,0 +1,481 @@
+//! Nimbers: Conway's field on 64-bit words.
+//!
+//! Nim addition is XOR. Nim multiplication is defined by x ⊗ y = mex{x'⊗y ⊕ x⊗y' ⊕ x'⊗y' :
+//! x' < x, y' < y}; on the numbers below 2^64 it makes a field of 2^64 elements. For x, y below
+//! a Fermat 2-power F = 2^(2^k): x ⊗ F = x·F and F ⊗ F = F ⊕ F/2, which gives the recursive
+//! [`mul_reference`].
+//!
+//! Fast products ([`mul`], the `*` of [`Nimber`]) use the carry-less multiply instruction when
+//! the CPU has it ([`Backend::Clmul`]): a GF(2)-linear change of basis to
+//! GF(2)[x]/(x^64 + x^4 + x^3 + x + 1), computed once from the recursive definition, one
+//! PCLMULQDQ and a reduction there, and the change back. Otherwise they use log/exp tables of the
+//! 16-bit subfield with Karatsuba ([`Backend::Portable`]). Slice functions ([`mul_slices`],
+//! [`product`], [`dot`], [`scale`]) stay in the polynomial basis where they can.
+//!
+//! ```
+//! use sprague::nimber::Nimber;
+//! let two = Nimber(2);
+//! assert_eq!(two * two, Nimber(3));
+//! assert_eq!(Nimber(16) * Nimber(16), Nimber(24)); // F ⊗ F = 3/2·F
+//! assert_eq!((Nimber(5) * Nimber(9)) / Nimber(9), Nimber(5));
+//! assert_eq!(Nimber(3).sqrt() * Nimber(3).sqrt(), Nimber(3));
+//! ```
+
+mod clmul;
+mod io;
+mod linear;
+mod portable;
+
+pub use io::mul_batch;
+
+use linear::{ByteMatrix, LinearSolver};
+use std::fmt;
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+/// A nimber below 2^64: an element of the nim field of 2^64 elements.
+///
+/// `+` and `-` are XOR, `*` is the nim product, `/` multiplies by [`Nimber::inverse`] and panics
+/// on division by zero (use [`Nimber::checked_div`] to avoid that). `Display` prints the number
+/// in decimal; `FromStr` reads decimal, `0x` hexadecimal, and an optional leading `*` (the
+/// nimber `*5` is the number 5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Nimber(pub u64);
+
+/// The implementation of the nim product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Change of basis and the carry-less multiply instruction (x86-64 PCLMULQDQ).
+    Clmul,
+    /// 16-bit log/exp tables with Karatsuba; runs everywhere.
+    Portable,
+}
+
+impl Backend {
+    /// The fastest backend this CPU supports (detected at run time, then cached).
+    pub fn detect() -> Backend {
+        if clmul::is_available() {
+            Backend::Clmul
+        } else {
+            Backend::Portable
+        }
+    }
+
+    /// Whether this CPU can run the backend.
+    pub fn is_available(self) -> bool {
+        match self {
+            Backend::Clmul => clmul::is_available(),
+            Backend::Portable => true,
+        }
+    }
+
+    /// `a ⊗ b`. A backend the CPU lacks falls back to [`Backend::Portable`].
+    #[inline]
+    pub fn mul(self, a: u64, b: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if self == Backend::Clmul && clmul::is_available() {
+            // SAFETY: the CPU supports pclmulqdq (checked just above).
+            return unsafe { clmul::x86::mul(clmul::basis(), a, b) };
+        }
+        portable::tables().mul(a, b)
+    }
+
+    /// `out[i] = a[i] ⊗ b[i]` for every i.
+    ///
+    /// # Panics
+    /// If the three slices differ in length.
+    pub fn mul_slices(self, a: &[u64], b: &[u64], out: &mut [u64]) {
+        assert!(
+            a.len() == b.len() && b.len() == out.len(),
+            "mul_slices needs slices of equal length"
+        );
+        #[cfg(target_arch = "x86_64")]
+        if self == Backend::Clmul && clmul::is_available() {
+            // SAFETY: the CPU supports pclmulqdq (checked just above).
+            unsafe { clmul::x86::mul_slices(clmul::basis(), a, b, out) };
+            return;
+        }
+        let t = portable::tables();
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = t.mul(x, y);
+        }
+    }
+
+    /// The nim product of all of `xs` (1 for an empty slice).
+    pub fn product(self, xs: &[u64]) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if self == Backend::Clmul && clmul::is_available() {
+            // SAFETY: the CPU supports pclmulqdq (checked just above).
+            return unsafe { clmul::x86::product(clmul::basis(), xs) };
+        }
+        let t = portable::tables();
+        xs.iter().fold(1, |p, &x| t.mul(p, x))
+    }
+
+    /// The nim dot product `a[0] ⊗ b[0] ⊕ a[1] ⊗ b[1] ⊕ …`.
+    ///
+    /// # Panics
+    /// If the slices differ in length.
+    pub fn dot(self, a: &[u64], b: &[u64]) -> u64 {
+        assert_eq!(a.len(), b.len(), "dot needs slices of equal length");
+        #[cfg(target_arch = "x86_64")]
+        if self == Backend::Clmul && clmul::is_available() {
+            // SAFETY: the CPU supports pclmulqdq (checked just above).
+            return unsafe { clmul::x86::dot(clmul::basis(), a, b) };
+        }
+        let t = portable::tables();
+        a.iter().zip(b).fold(0, |s, (&x, &y)| s ^ t.mul(x, y))
+    }
+
+    /// Multiplies every element of `xs` by `c` in place.
+    pub fn scale(self, c: u64, xs: &mut [u64]) {
+        #[cfg(target_arch = "x86_64")]
+        if self == Backend::Clmul && clmul::is_available() {
+            // SAFETY: the CPU supports pclmulqdq (checked just above).
+            unsafe { clmul::x86::scale(clmul::basis(), c, xs) };
+            return;
+        }
+        let t = portable::tables();
+        for x in xs {
+            *x = t.mul(c, *x);
+        }
+    }
+}
+
+/// The nim product `a ⊗ b` with the fastest available backend.
+///
+/// ```
+/// assert_eq!(sprague::nimber::mul(2, 3), 1);
+/// assert_eq!(sprague::nimber::mul(1 << 32, 1 << 32), 3 << 31);
+/// ```
+#[inline]
+pub fn mul(a: u64, b: u64) -> u64 {
+    Backend::detect().mul(a, b)
+}
+
+/// `out[i] = a[i] ⊗ b[i]` with the fastest available backend.
+///
+/// # Panics
+/// If the three slices differ in length.
+pub fn mul_slices(a: &[u64], b: &[u64], out: &mut [u64]) {
+    Backend::detect().mul_slices(a, b, out)
+}
+
+/// The nim product of all of `xs` (1 for an empty slice), staying in the polynomial basis.
+///
+/// ```
+/// assert_eq!(sprague::nimber::product(&[2, 2, 2]), sprague::nimber::mul(3, 2));
+/// ```
+pub fn product(xs: &[u64]) -> u64 {
+    Backend::detect().product(xs)
+}
+
+/// The nim dot product `⊕ a[i] ⊗ b[i]`, reducing once.
+///
+/// # Panics
+/// If the slices differ in length.
+pub fn dot(a: &[u64], b: &[u64]) -> u64 {
+    Backend::detect().dot(a, b)
+}
+
+/// Multiplies every element of `xs` by `c` in place.
+pub fn scale(c: u64, xs: &mut [u64]) {
+    Backend::detect().scale(c, xs)
+}
+
+/// The nim product by the recursive definition: slow (thousands of steps), and the reference
+/// that every fast path is tested against.
+///
+/// For x, y below F = 2^(2^k), writing a = a1·F ⊕ a0: a ⊗ b = (a1⊗b1 ⊕ a1⊗b0 ⊕ a0⊗b1)·F ⊕
+/// (a1⊗b1 ⊗ F/2 ⊕ a0⊗b0), since F ⊗ F = F ⊕ F/2.
+///
+/// ```
+/// use sprague::nimber::mul_reference;
+/// assert_eq!(mul_reference(2, 2), 3);
+/// assert_eq!(mul_reference(4, 4), 6);
+/// assert_eq!(mul_reference(8, 8), 13);
+/// ```
+pub fn mul_reference(a: u64, b: u64) -> u64 {
+    fn rec(a: u64, b: u64, bits: u32) -> u64 {
+        if a <= 1 || b <= 1 {
+            return a * b;
+        }
+        let half = bits / 2;
+        let mask = (1u64 << half) - 1;
+        let (a1, a0, b1, b0) = (a >> half, a & mask, b >> half, b & mask);
+        let p1 = rec(a1, b1, half);
+        let high = p1 ^ rec(a1, b0, half) ^ rec(a0, b1, half);
+        let low = rec(p1, 1 << (half - 1), half) ^ rec(a0, b0, half);
+        (high << half) | low
+    }
+    rec(a, b, 64)
+}
+
+/// Linear maps of the field, built on first use.
+struct FieldMaps {
+    /// The Frobenius square root, a ↦ a^(2^63).
+    sqrt: ByteMatrix,
+    /// Bit i is the trace of 2^i, so trace(a) = parity(a & trace_mask).
+    trace_mask: u64,
+    /// Solves z² ⊕ z = a.
+    quadratic: LinearSolver,
+}
+
+fn field_maps() -> &'static FieldMaps {
+    static MAPS: OnceLock<FieldMaps> = OnceLock::new();
+    MAPS.get_or_init(|| {
+        let squares: [u64; 64] = std::array::from_fn(|i| mul(1 << i, 1 << i));
+        let square = ByteMatrix::from_columns(&squares);
+        let sqrt_columns: [u64; 64] =
+            std::array::from_fn(|i| (0..63).fold(1u64 << i, |x, _| square.apply(x)));
+        let mut trace_mask = 0;
+        for i in 0..64 {
+            let (mut x, mut t) = (1u64 << i, 0u64);
+            for _ in 0..64 {
+                t ^= x;
+                x = square.apply(x);
+            }
+            debug_assert!(t <= 1, "the trace lies in GF(2)");
+            trace_mask |= (t & 1) << i;
+        }
+        let mut quadratic = LinearSolver::new();
+        for (i, &s) in squares.iter().enumerate() {
+            quadratic.insert(s ^ (1 << i), 1 << i);
+        }
+        FieldMaps {
+            sqrt: ByteMatrix::from_columns(&sqrt_columns),
+            trace_mask,
+            quadratic,
+        }
+    })
+}
+
+impl Nimber {
+    /// The additive identity.
+    pub const ZERO: Nimber = Nimber(0);
+    /// The multiplicative identity.
+    pub const ONE: Nimber = Nimber(1);
+
+    /// `self ⊗ self`.
+    pub fn square(self) -> Nimber {
+        self * self
+    }
+
+    /// `self` to the power `e` (with 0^0 = 1), by repeated squaring.
+    ///
+    /// ```
+    /// use sprague::nimber::Nimber;
+    /// assert_eq!(Nimber(2).pow(3), Nimber(1)); // {0, 1, 2, 3} is the field of 4 elements
+    /// assert_eq!(Nimber(7).pow(u64::MAX), Nimber(1)); // the group has order 2^64 − 1
+    /// ```
+    pub fn pow(self, mut e: u64) -> Nimber {
+        let (mut base, mut acc) = (self, Nimber::ONE);
+        while e > 0 {
+            if e & 1 == 1 {
+                acc *= base;
+            }
+            base *= base;
+            e >>= 1;
+        }
+        acc
+    }
+
+    /// The multiplicative inverse, `None` for 0.
+    ///
+    /// ```
+    /// use sprague::nimber::Nimber;
+    /// assert_eq!(Nimber(2).inverse(), Some(Nimber(3)));
+    /// assert_eq!(Nimber(0).inverse(), None);
+    /// ```
+    pub fn inverse(self) -> Option<Nimber> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Nimber(inverse_in(self.0, 64)))
+        }
+    }
+
+    /// `self / other`, `None` when `other` is 0.
+    pub fn checked_div(self, other: Nimber) -> Option<Nimber> {
+        other.inverse().map(|inv| self * inv)
+    }
+
+    /// The square root: the unique r with r ⊗ r = self (squaring is a bijection in
+    /// characteristic 2). A GF(2)-linear map, applied by table lookup.
+    ///
+    /// ```
+    /// use sprague::nimber::Nimber;
+    /// assert_eq!(Nimber(3).sqrt(), Nimber(2));
+    /// ```
+    pub fn sqrt(self) -> Nimber {
+        Nimber(field_maps().sqrt.apply(self.0))
+    }
+
+    /// The absolute trace self ⊕ self² ⊕ self⁴ ⊕ … ⊕ self^(2^63), which is 0 or 1.
+    pub fn trace(self) -> u64 {
+        u64::from((self.0 & field_maps().trace_mask).count_ones() & 1)
+    }
+
+    /// A root x of x ⊗ x ⊕ x = self, or `None` when there is none (exactly when the trace of
+    /// `self` is 1). The other root is x ⊕ 1; this returns the even one.
+    ///
+    /// ```
+    /// use sprague::nimber::Nimber;
+    /// let x = Nimber(6).solve_quadratic().unwrap();
+    /// assert_eq!(x * x + x, Nimber(6));
+    /// assert_eq!(Nimber(1).solve_quadratic(), Some(Nimber(2))); // 2 ⊗ 2 ⊕ 2 = 3 ⊕ 2 = 1
+    /// // Below 2^32 every nimber lies in a subfield of even index, so its trace is 0.
+    /// assert!((0..100).all(|a| Nimber(a).solve_quadratic().is_some()));
+    /// ```
+    pub fn solve_quadratic(self) -> Option<Nimber> {
+        let x = field_maps().quadratic.solve(self.0)?;
+        Some(Nimber(x & !1))
+    }
+}
+
+/// The inverse of a nonzero `a` below 2^bits, by the norm to the half-size subfield: with
+/// a = a1·F ⊕ a0 and u = F a root of z² + z + F/2, the conjugate is a1·F ⊕ (a1 ⊕ a0) and the
+/// norm a ⊗ conj(a) = a1² ⊗ F/2 ⊕ a1 ⊗ a0 ⊕ a0² lies in the subfield.
+fn inverse_in(a: u64, bits: u32) -> u64 {
+    if a == 1 {
+        return 1;
+    }
+    let half = bits / 2;
+    let (a1, a0) = (a >> half, a & ((1u64 << half) - 1));
+    if a1 == 0 {
+        return inverse_in(a0, half);
+    }
+    let norm = mul(mul(a1, a1), 1 << (half - 1)) ^ mul(a1, a0) ^ mul(a0, a0);
+    let norm_inverse = inverse_in(norm, half);
+    // conj(a) ⊗ norm⁻¹, where norm⁻¹ lies in the subfield: multiply each half.
+    (mul(a1, norm_inverse) << half) | mul(a1 ^ a0, norm_inverse)
+}
+
+impl From<u64> for Nimber {
+    fn from(x: u64) -> Self {
+        Nimber(x)
+    }
+}
+
+impl From<Nimber> for u64 {
+    fn from(x: Nimber) -> Self {
+        x.0
+    }
+}
+
+impl Add for Nimber {
+    type Output = Nimber;
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    fn add(self, other: Nimber) -> Nimber {
+        Nimber(self.0 ^ other.0)
+    }
+}
+
+impl Sub for Nimber {
+    type Output = Nimber;
+    #[allow(clippy::suspicious_arithmetic_impl)]
+    fn sub(self, other: Nimber) -> Nimber {
+        Nimber(self.0 ^ other.0)
+    }
+}
+
+impl Mul for Nimber {
+    type Output = Nimber;
+    fn mul(self, other: Nimber) -> Nimber {
+        Nimber(mul(self.0, other.0))
+    }
+}
+
+impl Div for Nimber {
+    type Output = Nimber;
+    /// # Panics
+    /// On division by zero.
+    fn div(self, other: Nimber) -> Nimber {
+        self.checked_div(other).expect("nimber division by zero")
+    }
+}
+
+impl AddAssign for Nimber {
+    fn add_assign(&mut self, other: Nimber) {
+        *self = *self + other;
+    }
+}
+
+impl SubAssign for Nimber {
+    fn sub_assign(&mut self, other: Nimber) {
+        *self = *self - other;
+    }
+}
+
+impl MulAssign for Nimber {
+    fn mul_assign(&mut self, other: Nimber) {
+        *self = *self * other;
+    }
+}
+
+impl DivAssign for Nimber {
+    fn div_assign(&mut self, other: Nimber) {
+        *self = *self / other;
+    }
+}
+
+impl fmt::Display for Nimber {
+    /// Decimal; `{:#}` prints the nimber notation `*5`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            write!(f, "*{}", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
+/// Why a nimber did not parse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseNimberError {
+    /// Nothing to parse.
+    #[error("empty nimber")]
+    Empty,
+    /// Not a number.
+    #[error("'{0}' is not a nimber (expected a number such as 5, 0x1f or *5)")]
+    Invalid(String),
+    /// At least 2^64.
+    #[error("'{0}' is larger than 2^64-1")]
+    Overflow(String),
+}
+
+impl FromStr for Nimber {
+    type Err = ParseNimberError;
+
+    /// Reads `5`, `*5` or `0x1f`.
+    ///
+    /// ```
+    /// use sprague::nimber::Nimber;
+    /// assert_eq!("*5".parse(), Ok(Nimber(5)));
+    /// assert_eq!("0xff".parse(), Ok(Nimber(255)));
+    /// assert!("-1".parse::<Nimber>().is_err());
+    /// ```
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        let body = t.strip_prefix('*').unwrap_or(t);
+        if body.is_empty() {
+            return Err(ParseNimberError::Empty);
+        }
+        let (digits, radix) = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            Some(hex) => (hex, 16),
+            None => (body, 10),
+        };
+        if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+            return Err(ParseNimberError::Invalid(t.to_string()));
+        }
+        u64::from_str_radix(digits, radix)
+            .map(Nimber)
+            .map_err(|_| ParseNimberError::Overflow(t.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests;

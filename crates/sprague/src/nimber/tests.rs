@@ -1,0 +1,363 @@
+use super::*;
+use proptest::prelude::*;
+
+/// A small deterministic generator (splitmix64) for random inputs.
+fn random_words(seed: u64, n: usize) -> Vec<u64> {
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        })
+        .collect()
+}
+
+/// Mixed-size inputs: full words, and words masked to the subfields.
+fn random_inputs(seed: u64, n: usize) -> Vec<u64> {
+    random_words(seed, n)
+        .into_iter()
+        .enumerate()
+        .map(|(i, x)| match i % 4 {
+            0 => x,
+            1 => x & 0xffff_ffff,
+            2 => x & 0xffff,
+            _ => x >> (x % 64),
+        })
+        .collect()
+}
+
+fn backends() -> Vec<Backend> {
+    [Backend::Clmul, Backend::Portable]
+        .into_iter()
+        .filter(|b| b.is_available())
+        .collect()
+}
+
+#[test]
+fn reference_matches_the_mex_definition() {
+    const N: usize = 32;
+    let mut table = [[0u64; N]; N];
+    for a in 0..N {
+        for b in 0..N {
+            // Products of numbers below 32 lie below 256 (the next subfield).
+            let mut seen = [false; 257];
+            for a2 in 0..a {
+                for b2 in 0..b {
+                    let v = table[a2][b] ^ table[a][b2] ^ table[a2][b2];
+                    seen[v as usize] = true;
+                }
+            }
+            table[a][b] = seen.iter().position(|s| !s).unwrap() as u64;
+            assert_eq!(mul_reference(a as u64, b as u64), table[a][b], "{a} ⊗ {b}");
+        }
+    }
+}
+
+#[test]
+fn reference_knows_the_fermat_powers() {
+    for k in 0..6 {
+        let f = 1u64 << (1 << k);
+        if f == 0 {
+            continue;
+        }
+        assert_eq!(
+            mul_reference(f, f),
+            f | (f >> 1),
+            "F ⊗ F = 3/2 F for F = {f}"
+        );
+    }
+    assert_eq!(mul_reference(1 << 32, 1 << 32), 3 << 31);
+}
+
+#[test]
+fn every_backend_matches_the_reference_on_all_pairs_of_powers_of_two() {
+    for backend in backends() {
+        for i in 0..64 {
+            for j in 0..64 {
+                let (a, b) = (1u64 << i, 1u64 << j);
+                assert_eq!(
+                    backend.mul(a, b),
+                    mul_reference(a, b),
+                    "{backend:?}: 2^{i} ⊗ 2^{j}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_backend_matches_the_reference_on_random_inputs() {
+    let xs = random_inputs(1, 3000);
+    let ys = random_inputs(2, 3000);
+    for backend in backends() {
+        for (&a, &b) in xs.iter().zip(&ys) {
+            assert_eq!(
+                backend.mul(a, b),
+                mul_reference(a, b),
+                "{backend:?}: {a} ⊗ {b}"
+            );
+        }
+        for &a in &xs[..50] {
+            for b in [0, 1, u64::MAX, 1 << 63] {
+                assert_eq!(
+                    backend.mul(a, b),
+                    mul_reference(a, b),
+                    "{backend:?}: {a} ⊗ {b}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_detected_backend_is_the_fast_one_on_this_machine_when_available() {
+    assert_eq!(
+        Backend::detect() == Backend::Clmul,
+        Backend::Clmul.is_available()
+    );
+}
+
+#[test]
+fn slice_functions_match_single_products() {
+    let xs = random_inputs(3, 1001);
+    let ys = random_inputs(4, 1001);
+    let singles: Vec<u64> = xs
+        .iter()
+        .zip(&ys)
+        .map(|(&a, &b)| mul_reference(a, b))
+        .collect();
+    for backend in backends() {
+        let mut out = vec![0; xs.len()];
+        backend.mul_slices(&xs, &ys, &mut out);
+        assert_eq!(out, singles, "{backend:?} mul_slices");
+
+        let dot_expected = singles.iter().fold(0, |s, p| s ^ p);
+        assert_eq!(backend.dot(&xs, &ys), dot_expected, "{backend:?} dot");
+
+        let few = &xs[..37];
+        let product_expected = few.iter().fold(1, |p, &x| mul_reference(p, x));
+        assert_eq!(
+            backend.product(few),
+            product_expected,
+            "{backend:?} product"
+        );
+        assert_eq!(backend.product(&[]), 1);
+
+        let c = ys[5];
+        let mut scaled = xs.clone();
+        backend.scale(c, &mut scaled);
+        let expected: Vec<u64> = xs.iter().map(|&x| mul_reference(c, x)).collect();
+        assert_eq!(scaled, expected, "{backend:?} scale");
+    }
+}
+
+#[test]
+fn the_change_of_basis_is_multiplicative() {
+    let images = clmul::poly_images();
+    let to_poly = |x: u64| {
+        (0..64)
+            .filter(|i| x >> i & 1 == 1)
+            .fold(0, |acc, i| acc ^ images[i])
+    };
+    for (&a, &b) in random_inputs(5, 300).iter().zip(&random_inputs(6, 300)) {
+        assert_eq!(
+            to_poly(mul_reference(a, b)),
+            clmul::poly_mul_soft(to_poly(a), to_poly(b))
+        );
+    }
+}
+
+#[test]
+fn inverse_pow_sqrt_and_trace() {
+    assert_eq!(Nimber(0).inverse(), None);
+    assert_eq!(Nimber(1).inverse(), Some(Nimber(1)));
+    for &a in &random_inputs(7, 200) {
+        let x = Nimber(a);
+        if a != 0 {
+            let inv = x.inverse().unwrap();
+            assert_eq!(Nimber(mul_reference(a, inv.0)), Nimber::ONE);
+            assert_eq!(x.pow(u64::MAX), Nimber::ONE);
+            assert_eq!(x / x, Nimber::ONE);
+        }
+        assert_eq!(x.pow(0), Nimber::ONE);
+        assert_eq!(x.pow(1), x);
+        assert_eq!(x.pow(3).0, mul_reference(mul_reference(a, a), a));
+        let r = x.sqrt();
+        assert_eq!(mul_reference(r.0, r.0), a);
+        assert!(x.trace() <= 1);
+        let slow_trace = (0..64)
+            .fold((0u64, a), |(t, y), _| (t ^ y, mul_reference(y, y)))
+            .0;
+        assert_eq!(x.trace(), slow_trace);
+        match x.solve_quadratic() {
+            Some(z) => {
+                assert_eq!(mul_reference(z.0, z.0) ^ z.0, a);
+                assert_eq!(z.0 & 1, 0);
+                assert_eq!(x.trace(), 0);
+            }
+            None => assert_eq!(x.trace(), 1),
+        }
+    }
+    // Half of the field has trace 1; such elements have bits above 2^32.
+    let with_trace_one = random_words(8, 64)
+        .into_iter()
+        .filter(|&a| Nimber(a).trace() == 1)
+        .count();
+    assert!((16..=48).contains(&with_trace_one));
+}
+
+#[test]
+fn checked_div_and_assign_operators() {
+    assert_eq!(Nimber(5).checked_div(Nimber(0)), None);
+    let mut x = Nimber(10);
+    x += Nimber(3);
+    assert_eq!(x, Nimber(9));
+    x -= Nimber(1);
+    assert_eq!(x, Nimber(8));
+    x *= Nimber(8);
+    assert_eq!(x, Nimber(13));
+    x /= Nimber(8);
+    assert_eq!(x, Nimber(8));
+}
+
+#[test]
+#[should_panic(expected = "division by zero")]
+fn division_by_zero_panics() {
+    let _ = Nimber(3) / Nimber(0);
+}
+
+#[test]
+fn display_and_parse() {
+    assert_eq!(Nimber(42).to_string(), "42");
+    assert_eq!(format!("{:#}", Nimber(42)), "*42");
+    assert_eq!(" 7 ".parse(), Ok(Nimber(7)));
+    assert_eq!("*0x10".parse(), Ok(Nimber(16)));
+    assert_eq!("18446744073709551615".parse(), Ok(Nimber(u64::MAX)));
+    assert_eq!("".parse::<Nimber>(), Err(ParseNimberError::Empty));
+    assert_eq!("*".parse::<Nimber>(), Err(ParseNimberError::Empty));
+    assert!(matches!(
+        "+3".parse::<Nimber>(),
+        Err(ParseNimberError::Invalid(_))
+    ));
+    assert!(matches!(
+        "0x".parse::<Nimber>(),
+        Err(ParseNimberError::Invalid(_))
+    ));
+    assert!(matches!(
+        "18446744073709551616".parse::<Nimber>(),
+        Err(ParseNimberError::Overflow(_))
+    ));
+    for &a in &random_words(9, 50) {
+        assert_eq!(Nimber(a).to_string().parse(), Ok(Nimber(a)));
+    }
+}
+
+#[test]
+fn batch_io_multiplies_and_names_bad_lines() {
+    let xs = random_words(10, 500);
+    let mut input = format!("{}\n", xs.len() / 2);
+    for pair in xs.chunks(2) {
+        input.push_str(&format!("{} {}\n", pair[0], pair[1]));
+    }
+    let mut out = Vec::new();
+    assert_eq!(mul_batch(input.as_bytes(), &mut out).unwrap(), 250);
+    let lines: Vec<u64> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let expected: Vec<u64> = xs.chunks(2).map(|p| mul_reference(p[0], p[1])).collect();
+    assert_eq!(lines, expected);
+
+    // CRLF line ends and trailing blank lines are fine; T = 0 prints nothing.
+    let mut out = Vec::new();
+    assert_eq!(
+        mul_batch("1\r\n2\t3\r\n\n".as_bytes(), &mut out).unwrap(),
+        1
+    );
+    assert_eq!(out, b"1\n");
+    let mut out = Vec::new();
+    assert_eq!(mul_batch("0\n".as_bytes(), &mut out).unwrap(), 0);
+    assert!(out.is_empty());
+
+    let error = |text: &str| {
+        mul_batch(text.as_bytes(), Vec::new())
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(
+        error("").contains("line 1: the count T is missing"),
+        "{}",
+        error("")
+    );
+    assert!(error("x\n").contains("line 1"));
+    assert!(error("2 3\n").contains("line 1"));
+    assert!(
+        error("2\n1 2\n3\n").contains("line 3: B is missing"),
+        "{}",
+        error("2\n1 2\n3\n")
+    );
+    assert!(error("2\n1 2\n").contains("line 3"));
+    assert!(error("1\n1 2 3\n").contains("line 2: expected exactly two"));
+    assert!(error("1\n1 -2\n").contains("line 2: B must be a whole number, got '-2'"));
+    assert!(error("1\n1 2x\n").contains("got '2x'"));
+    assert!(error("1\n99999999999999999999 1\n").contains("line 2: A is larger than 2^64-1"));
+    assert!(error("1\n1 2\n3 4\n").contains("line 3: more lines"));
+}
+
+fn any_nimber() -> impl Strategy<Value = Nimber> {
+    prop_oneof![
+        any::<u64>().prop_map(Nimber),
+        (0u64..1 << 16).prop_map(Nimber),
+        (0u32..64).prop_map(|i| Nimber(1 << i)),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn multiplication_is_associative_and_commutative(a in any_nimber(), b in any_nimber(), c in any_nimber()) {
+        prop_assert_eq!((a * b) * c, a * (b * c));
+        prop_assert_eq!(a * b, b * a);
+        prop_assert_eq!(a * Nimber::ONE, a);
+        prop_assert_eq!((a * b).0, mul_reference(a.0, b.0));
+    }
+
+    #[test]
+    fn multiplication_distributes_over_addition(a in any_nimber(), b in any_nimber(), c in any_nimber()) {
+        prop_assert_eq!(a * (b + c), a * b + a * c);
+        prop_assert_eq!(a + b - b, a);
+    }
+
+    #[test]
+    fn every_nonzero_nimber_has_an_inverse(a in any_nimber(), b in any_nimber()) {
+        match a.inverse() {
+            None => prop_assert_eq!(a, Nimber::ZERO),
+            Some(inv) => {
+                prop_assert_eq!(a * inv, Nimber::ONE);
+                prop_assert_eq!((b * a) / a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn square_roots_square_back(a in any_nimber()) {
+        prop_assert_eq!(a.sqrt() * a.sqrt(), a);
+        prop_assert_eq!(a.square().sqrt(), a);
+        prop_assert_eq!(a.sqrt(), a.pow(1 << 63));
+    }
+
+    #[test]
+    fn quadratic_roots_are_roots(a in any_nimber(), x in any_nimber()) {
+        // x² + x always has a root (x itself), and a has one exactly when its trace is 0.
+        let c = x * x + x;
+        let root = c.solve_quadratic().expect("c = x² + x has a root");
+        prop_assert!(root == x || root == x + Nimber::ONE);
+        match a.solve_quadratic() {
+            Some(z) => prop_assert_eq!(z * z + z, a),
+            None => prop_assert_eq!(a.trace(), 1),
+        }
+    }
+}
