@@ -35,6 +35,25 @@ pub enum TableFormat {
     Json,
 }
 
+/// Nim-field operations.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NimberOp {
+    /// The nim sum (XOR) of all operands.
+    Add,
+    /// The nim product of all operands.
+    Mul,
+    /// A / B.
+    Div,
+    /// The multiplicative inverse.
+    Inv,
+    /// The square root (every nimber has exactly one).
+    Sqrt,
+    /// A to the power E (E an ordinary integer).
+    Pow,
+    /// A root x of x^2 + x = A, if one exists (the other root is x + 1).
+    Solve,
+}
+
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
@@ -106,6 +125,24 @@ pub enum Command {
         /// A graph file, or GAME [POSITION...].
         #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "FILE | GAME POSITION")]
         words: Vec<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Nim-field arithmetic on unsigned 64-bit values (nimbers): `+` is XOR, `*` the nim product.
+    #[command(
+        after_help = "Numbers are decimal, 0x hexadecimal, or *N.\n\nExamples:\n  sprague nimber mul 2 3          # 1\n  sprague nimber mul 16 16        # 24\n  sprague nimber inv 2            # 3\n  sprague nimber sqrt 8\n  sprague nimber solve 2          # a root of x^2 + x = 2, if any\n  printf '2\\n2 3\\n5 5\\n' | sprague nimber mul --batch"
+    )]
+    Nimber {
+        /// The operation.
+        #[arg(value_enum)]
+        op: NimberOp,
+        /// Its operands (add and mul take any number).
+        #[arg(allow_negative_numbers = true)]
+        args: Vec<String>,
+        /// With `mul`: read T, then T lines `A B` from stdin; print T products, one a line.
+        #[arg(long)]
+        batch: bool,
         /// Print JSON.
         #[arg(long)]
         json: bool,

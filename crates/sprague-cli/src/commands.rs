@@ -1,11 +1,12 @@
 //! One function per subcommand: call the library, hand the result to `output`.
 
-use crate::cli::{Cli, Command, TableFormat};
+use crate::cli::{Cli, Command, NimberOp, TableFormat};
 use crate::output;
 use crate::progress::Bar;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use sprague::game::Play;
 use sprague::heap::{HeapValues, PeriodSearch};
+use sprague::nimber::Nimber;
 use sprague::spec;
 use std::sync::Arc;
 
@@ -87,6 +88,12 @@ pub fn run(cli: Cli) -> Result<()> {
             output::period(&name, &search, json)
         }
         Command::Solve { words, json } => solve(&words, json),
+        Command::Nimber {
+            op,
+            args,
+            batch,
+            json,
+        } => nimber(op, &args, batch, json),
         Command::Catalog { json } => output::catalog(&spec::catalog(), json),
     }
 }
@@ -113,9 +120,68 @@ fn solve(words: &[String], json: bool) -> Result<()> {
             if words.len() > 1 {
                 return Err(bad("a graph file takes no position"));
             }
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| bad(format!("cannot read {first}: {e}")))?;
-            output::solve_graph(&text, json).with_context(|| format!("solving {first}"))
+            let report = sprague::solve::report::solve_file(path)?;
+            output::solve_graph(&report, json)
         }
     }
+}
+
+fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> {
+    if batch {
+        if op != NimberOp::Mul || !args.is_empty() {
+            return Err(bad("--batch goes with 'mul' and no operands"));
+        }
+        let stdin = std::io::stdin().lock();
+        let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        sprague::nimber::mul_batch(stdin, stdout)?;
+        return Ok(());
+    }
+    let values = args
+        .iter()
+        .map(|a| {
+            a.parse::<Nimber>()
+                .map_err(|e| bad(format!("operand '{a}': {e}")))
+        })
+        .collect::<Result<Vec<Nimber>>>()?;
+    let arity = |n: usize| -> Result<()> {
+        if values.len() == n {
+            Ok(())
+        } else {
+            Err(bad(format!(
+                "nimber {} takes {n} operand{}, got {}",
+                format!("{op:?}").to_lowercase(),
+                if n == 1 { "" } else { "s" },
+                values.len()
+            )))
+        }
+    };
+    let result: Option<Nimber> = match op {
+        NimberOp::Add => Some(values.iter().fold(Nimber(0), |x, &y| x + y)),
+        NimberOp::Mul => Some(values.iter().fold(Nimber(1), |x, &y| x * y)),
+        NimberOp::Div => {
+            arity(2)?;
+            Some(
+                values[0]
+                    .checked_div(values[1])
+                    .ok_or_else(|| bad("division by the nimber 0"))?,
+            )
+        }
+        NimberOp::Inv => {
+            arity(1)?;
+            Some(values[0].inverse().ok_or_else(|| bad("0 has no inverse"))?)
+        }
+        NimberOp::Sqrt => {
+            arity(1)?;
+            Some(values[0].sqrt())
+        }
+        NimberOp::Pow => {
+            arity(2)?;
+            Some(values[0].pow(values[1].0))
+        }
+        NimberOp::Solve => {
+            arity(1)?;
+            values[0].solve_quadratic()
+        }
+    };
+    output::nimber(op, &values, result, json)
 }

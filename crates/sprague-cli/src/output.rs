@@ -1,11 +1,13 @@
 //! Formatting of reports: JSON to stdout with `--json`, otherwise text for people.
 
-use crate::commands::BadInput;
+use crate::cli::NimberOp;
 use anyhow::Result;
 use serde::Serialize;
 use sprague::analysis::{MovesReport, Position, SolveReport, ValueReport};
 use sprague::game::Outcome;
 use sprague::heap::{PeriodSearch, Table};
+use sprague::nimber::Nimber;
+use sprague::solve::GraphReport;
 use sprague::spec::CatalogEntry;
 use std::io::{self, BufWriter, Write};
 
@@ -221,10 +223,44 @@ pub fn solve_game(report: &SolveReport, as_json: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn solve_graph(_text: &str, _as_json: bool) -> Result<()> {
-    Err(anyhow::Error::new(BadInput(
-        "graph files are not supported yet".into(),
-    )))
+pub fn solve_graph(report: &GraphReport, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    writeln!(out, "vertex  outcome  remoteness  nim value")?;
+    for v in &report.vertices {
+        let remoteness = v.remoteness.map_or("-".to_string(), |r| r.to_string());
+        writeln!(
+            out,
+            "{:>6}  {:>7}  {:>10}  {}",
+            v.id,
+            v.outcome.to_string(),
+            remoteness,
+            v.value()
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub fn nimber(op: NimberOp, args: &[Nimber], result: Option<Nimber>, as_json: bool) -> Result<()> {
+    if as_json {
+        let op = format!("{op:?}").to_lowercase();
+        let args: Vec<u64> = args.iter().map(|a| a.0).collect();
+        return json(&serde_json::json!({"op": op, "args": args, "result": result.map(|r| r.0)}));
+    }
+    let mut out = stdout();
+    match result {
+        Some(r) => writeln!(out, "{r}")?,
+        None => writeln!(
+            out,
+            "no root: x^2 + x = {} has no solution (its trace is 1)",
+            args[0]
+        )?,
+    }
+    out.flush()?;
+    Ok(())
 }
 
 pub fn catalog(entries: &[CatalogEntry], as_json: bool) -> Result<()> {

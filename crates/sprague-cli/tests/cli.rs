@@ -131,3 +131,91 @@ fn help_teaches_with_examples() {
     let run = sprague(&["value", "--help"]);
     assert!(run.stdout.contains("sprague value nim 3 4 5 --json"));
 }
+
+#[test]
+fn solve_file_reports_every_vertex() {
+    let dir = std::env::temp_dir().join(format!("sprague-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("graph.txt");
+    // 0 <-> 1 forever; 2 -> 0 and 2 -> 3; 3 has no move.
+    std::fs::write(&path, "4 4\n0 1\n1 0\n2 0\n2 3\n").expect("write graph");
+    let v = sprague_json(&["solve", path.to_str().expect("utf-8 path"), "--json"]);
+    assert_eq!(
+        v,
+        json!({"vertices": [
+            {"id": 0, "outcome": "D", "remoteness": null, "nim_value": null, "loopy": {"infinite": true, "escapes": []}},
+            {"id": 1, "outcome": "D", "remoteness": null, "nim_value": null, "loopy": {"infinite": true, "escapes": []}},
+            {"id": 2, "outcome": "N", "remoteness": 1, "nim_value": null, "loopy": {"infinite": true, "escapes": [0]}},
+            {"id": 3, "outcome": "P", "remoteness": 0, "nim_value": 0, "loopy": null}
+        ]})
+    );
+    std::fs::write(&path, "2 1\n0 5\n").expect("write graph");
+    assert_bad_input(&["solve", path.to_str().expect("utf-8 path")], "line 2");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn nimber_arithmetic() {
+    assert_eq!(sprague(&["nimber", "mul", "16", "16"]).stdout, "24\n");
+    assert_eq!(sprague(&["nimber", "mul", "2", "3"]).stdout, "1\n");
+    assert_eq!(sprague(&["nimber", "add", "5", "3"]).stdout, "6\n");
+    assert_eq!(sprague(&["nimber", "inv", "2"]).stdout, "3\n");
+    assert_eq!(sprague(&["nimber", "div", "1", "3"]).stdout, "2\n");
+    assert_eq!(sprague(&["nimber", "pow", "2", "3"]).stdout, "1\n");
+    let root = sprague(&["nimber", "sqrt", "3"]).stdout;
+    let root = root.trim();
+    assert_eq!(sprague(&["nimber", "mul", root, root]).stdout, "3\n");
+    assert_bad_input(&["nimber", "div", "1", "0"], "0");
+    assert_bad_input(&["nimber", "inv", "-2"], "operand");
+    assert_bad_input(&["nimber", "inv", "1", "2"], "1 operand");
+    let batch = crate::common::sprague_with_input(
+        &["nimber", "mul", "--batch"],
+        Some("3\n2 2\n2 3\n16 16\n"),
+    );
+    assert_eq!(batch.code, 0, "{}", batch.stderr);
+    assert_eq!(batch.stdout, "3\n1\n24\n");
+    let batch = crate::common::sprague_with_input(&["nimber", "mul", "--batch"], Some("2\n2 2\n"));
+    assert_eq!(batch.code, 2);
+}
+
+#[test]
+fn ruler_winning_moves_leave_sorted_heads() {
+    let v = sprague_json(&["value", "ruler", "5", "8", "10", "11", "13", "--json"]);
+    assert_eq!(v["nim_value"], 11);
+    let moves: Vec<(String, serde_json::Value)> = v["winning_moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap_or_default().to_string(),
+                m["position"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        vec![
+            ("flip 6-8".to_string(), json!([5, 6, 7, 10, 11, 13])),
+            ("flip 8-10".to_string(), json!([5, 9, 11, 13])),
+            ("flip 7-11".to_string(), json!([5, 7, 9, 13])),
+            ("flip 1-13".to_string(), json!([1, 2, 3, 4, 6, 7, 9, 12])),
+        ]
+    );
+    let text = sprague(&["value", "ruler", "5", "8", "10", "11", "13"]);
+    assert!(
+        text.stdout.contains("flip 8-10  => ruler 5 9 11 13"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn cards_game_is_solved_with_draws() {
+    let v = sprague_json(&["solve", "cards:2,10", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["positions"], 20207);
+    assert_eq!(v["details"]["all_states"]["draws"], 396);
+    let v = sprague_json(&["value", "cards:2,10", "1,2", "3,4", "--json"]);
+    assert_eq!(v["outcome"], "P");
+}

@@ -23,7 +23,7 @@ use std::sync::Arc;
 pub const OPTION_LIMIT: usize = 100_000;
 
 /// The most positions the misère direct search stores.
-pub const MISERE_POSITION_LIMIT: usize = 2_000_000;
+pub const MISERE_POSITION_LIMIT: usize = 50_000;
 
 /// A shared, type-erased summand.
 pub type ComponentRef = Arc<dyn Component>;
@@ -164,6 +164,12 @@ pub trait GameDef: Send + Sync {
         Json::Array(parts.iter().map(|p| p.to_json()).collect())
     }
 
+    /// Puts the parts of a position in canonical form after a move changed them. The default keeps
+    /// them as they are; coin-turning games sort their heads and cancel two heads on one coin.
+    fn normalize(&self, parts: Vec<ComponentRef>) -> Vec<ComponentRef> {
+        parts
+    }
+
     /// Single-heap values, for heap games (`table`, `period`).
     fn heap(&self) -> Option<Arc<dyn HeapValues>> {
         None
@@ -246,6 +252,7 @@ impl Position {
                 segment
                     .parts
                     .splice(index - seen..=index - seen, replacement.iter().cloned());
+                segment.parts = segment.game.normalize(std::mem::take(&mut segment.parts));
                 break;
             }
             seen += segment.parts.len();

