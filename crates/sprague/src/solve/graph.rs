@@ -124,7 +124,7 @@ impl Graph {
 
     /// [`Graph::parse`] on raw bytes (a file need not be valid UTF-8 to be rejected clearly).
     pub fn parse_bytes(bytes: &[u8]) -> Result<Graph> {
-        parse_graph(bytes).map_err(|reason| match reason {
+        parse_graph(bytes, true).map_err(|reason| match reason {
             Problem::Malformed(r) => Error::position("graph file", r),
             Problem::Limit(r) => Error::Limit(r),
         })
@@ -141,7 +141,7 @@ impl Graph {
             path: path.display().to_string(),
             reason: e.to_string(),
         })?;
-        parse_graph(&bytes).map_err(|reason| match reason {
+        parse_graph(&bytes, true).map_err(|reason| match reason {
             Problem::Malformed(r) => Error::position(format!("graph file {}", path.display()), r),
             Problem::Limit(r) => Error::Limit(format!("{}: {r}", path.display())),
         })
@@ -290,7 +290,64 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
-fn parse_graph(bytes: &[u8]) -> Result<Graph, Problem> {
+/// Reads the edge lines in one pass, for well-formed files. Returns `false` at anything unusual
+/// (the careful line-by-line reader then finds and names the problem).
+fn fast_edges(
+    bytes: &[u8],
+    n: u64,
+    m: u64,
+    sources: &mut Vec<u32>,
+    targets: &mut Vec<u32>,
+) -> bool {
+    let len = bytes.len();
+    let mut at = 0;
+    // A number of at most 18 digits, which cannot overflow.
+    let number = |at: &mut usize| -> Option<u64> {
+        let start = *at;
+        let mut value: u64 = 0;
+        while *at < len && bytes[*at].is_ascii_digit() {
+            value = value * 10 + u64::from(bytes[*at] - b'0');
+            *at += 1;
+            if *at - start > 18 {
+                return None;
+            }
+        }
+        (*at > start).then_some(value)
+    };
+    loop {
+        while at < len && (is_space(bytes[at]) || bytes[at] == b'\n') {
+            at += 1;
+        }
+        if at == len {
+            return sources.len() as u64 == m;
+        }
+        if sources.len() as u64 == m {
+            return false;
+        }
+        let Some(u) = number(&mut at) else {
+            return false;
+        };
+        if at == len || !is_space(bytes[at]) {
+            return false;
+        }
+        while at < len && is_space(bytes[at]) {
+            at += 1;
+        }
+        let Some(v) = number(&mut at) else {
+            return false;
+        };
+        while at < len && is_space(bytes[at]) {
+            at += 1;
+        }
+        if (at < len && bytes[at] != b'\n') || u >= n || v >= n {
+            return false;
+        }
+        sources.push(u as u32);
+        targets.push(v as u32);
+    }
+}
+
+fn parse_graph(bytes: &[u8], fast: bool) -> Result<Graph, Problem> {
     let mut lines = Lines {
         bytes,
         at: 0,
@@ -320,6 +377,12 @@ fn parse_graph(bytes: &[u8]) -> Result<Graph, Problem> {
     let reserve = (m as usize).min(bytes.len() / 4 + 1);
     let mut sources = Vec::with_capacity(reserve);
     let mut targets = Vec::with_capacity(reserve);
+    let rest = &bytes[lines.at.min(bytes.len())..];
+    if fast && fast_edges(rest, n, m, &mut sources, &mut targets) {
+        return Ok(Graph::from_columns(n as usize, &sources, &targets));
+    }
+    sources.clear();
+    targets.clear();
     let mut last_line = header_line;
     for (number, line) in lines {
         if sources.len() as u64 == m {
@@ -531,6 +594,8 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
         #[test]
         fn random_bytes_never_panic(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64)) {
             let _ = Graph::parse_bytes(&bytes);
@@ -539,6 +604,23 @@ mod tests {
         #[test]
         fn random_small_files_never_panic(text in "[0-9 \\-\\n]{0,40}") {
             let _ = Graph::parse(&text);
+        }
+
+        #[test]
+        fn the_fast_reader_agrees_with_the_careful_one(
+            n in 0u32..5,
+            m in 0u32..4,
+            body in "[0-5 \\t\\r\\n\\-x]{0,30}",
+        ) {
+            let text = format!("{n} {m}\n{body}");
+            let fast = parse_graph(text.as_bytes(), true);
+            let careful = parse_graph(text.as_bytes(), false);
+            match (fast, careful) {
+                (Ok(a), Ok(b)) => proptest::prop_assert_eq!(a, b),
+                (Err(Problem::Malformed(a)), Err(Problem::Malformed(b))) => proptest::prop_assert_eq!(a, b),
+                (Err(Problem::Limit(a)), Err(Problem::Limit(b))) => proptest::prop_assert_eq!(a, b),
+                _ => proptest::prop_assert!(false, "the readers disagree on {:?}", text),
+            }
         }
 
         #[test]
