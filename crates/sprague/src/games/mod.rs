@@ -2,6 +2,7 @@
 
 pub mod cards;
 pub mod coins;
+pub mod flipping;
 pub mod nim;
 pub mod tartan;
 
@@ -14,5 +15,6 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(coins::CoinFamily),
         Box::new(tartan::TartanFamily),
         Box::new(cards::CardsFamily),
+        Box::new(flipping::FlipFamily),
     ]
 }

@@ -185,6 +185,17 @@ pub(crate) mod x86 {
         t.from_poly.apply(p)
     }
 
+    /// `out[i] = a[i] · b[i]` in the polynomial basis.
+    ///
+    /// # Safety
+    /// The CPU must support `pclmulqdq`.
+    #[target_feature(enable = "pclmulqdq")]
+    pub(crate) unsafe fn poly_mul_slices(a: &[u64], b: &[u64], out: &mut [u64]) {
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = poly_mul(x, y);
+        }
+    }
+
     /// `⊕ a[i] ⊗ b[i]`, staying in the polynomial basis and reducing once.
     ///
     /// # Safety

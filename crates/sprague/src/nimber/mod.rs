@@ -185,6 +185,83 @@ pub fn scale(c: u64, xs: &mut [u64]) {
     Backend::detect().scale(c, xs)
 }
 
+/// Nimbers kept in the polynomial basis GF(2)[x]/(x^64 + x^4 + x^3 + x + 1), for long
+/// computations that would otherwise change basis at every product: convert once with
+/// [`Polynomial::from_nimber`], multiply with `*` (one carry-less multiply and a
+/// reduction) or [`Polynomial::mul_slices`], and convert back with [`Polynomial::to_nimber`].
+/// Addition stays XOR.
+///
+/// ```
+/// use sprague::nimber::{mul, Polynomial};
+/// let (a, b) = (Polynomial::from_nimber(1 << 40), Polynomial::from_nimber(12345));
+/// assert_eq!((a * b).to_nimber(), mul(1 << 40, 12345));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Polynomial(pub u64);
+
+impl Polynomial {
+    /// The image of the nimber `x`.
+    pub fn from_nimber(x: u64) -> Polynomial {
+        Polynomial(clmul::basis().to_poly.apply(x))
+    }
+
+    /// The nimber this represents.
+    pub fn to_nimber(self) -> u64 {
+        clmul::basis().from_poly.apply(self.0)
+    }
+
+    /// Converts nimbers to the polynomial basis in place.
+    pub fn from_nimbers(xs: &mut [u64]) {
+        let t = &clmul::basis().to_poly;
+        for x in xs {
+            *x = t.apply(*x);
+        }
+    }
+
+    /// Converts polynomials back to nimbers in place.
+    pub fn to_nimbers(xs: &mut [u64]) {
+        let t = &clmul::basis().from_poly;
+        for x in xs {
+            *x = t.apply(*x);
+        }
+    }
+
+    /// `out[i] = a[i] · b[i]`, all in the polynomial basis.
+    ///
+    /// # Panics
+    /// If the three slices differ in length.
+    pub fn mul_slices(a: &[u64], b: &[u64], out: &mut [u64]) {
+        assert!(
+            a.len() == b.len() && b.len() == out.len(),
+            "mul_slices needs slices of equal length"
+        );
+        #[cfg(target_arch = "x86_64")]
+        if clmul::is_available() {
+            // SAFETY: the CPU supports pclmulqdq (checked just above).
+            unsafe { clmul::x86::poly_mul_slices(a, b, out) };
+            return;
+        }
+        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+            *o = clmul::poly_mul_soft(x, y);
+        }
+    }
+}
+
+impl Mul for Polynomial {
+    type Output = Polynomial;
+
+    /// The product in the field (with the fastest available backend).
+    #[inline]
+    fn mul(self, other: Polynomial) -> Polynomial {
+        #[cfg(target_arch = "x86_64")]
+        if clmul::is_available() {
+            // SAFETY: the CPU supports pclmulqdq (checked just above).
+            return Polynomial(unsafe { clmul::x86::poly_mul(self.0, other.0) });
+        }
+        Polynomial(clmul::poly_mul_soft(self.0, other.0))
+    }
+}
+
 /// The nim product by the recursive definition: slow (thousands of steps), and the reference
 /// that every fast path is tested against.
 ///

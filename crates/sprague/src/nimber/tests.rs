@@ -155,6 +155,37 @@ fn slice_functions_match_single_products() {
 }
 
 #[test]
+fn the_polynomial_basis_api_round_trips() {
+    let xs = random_inputs(11, 500);
+    let ys = random_inputs(12, 500);
+    let (mut pa, mut pb) = (xs.clone(), ys.clone());
+    Polynomial::from_nimbers(&mut pa);
+    Polynomial::from_nimbers(&mut pb);
+    let mut out = vec![0; xs.len()];
+    Polynomial::mul_slices(&pa, &pb, &mut out);
+    Polynomial::to_nimbers(&mut out);
+    for i in 0..xs.len() {
+        assert_eq!(out[i], mul_reference(xs[i], ys[i]));
+        let single = Polynomial::from_nimber(xs[i]) * Polynomial::from_nimber(ys[i]);
+        assert_eq!(single.to_nimber(), out[i]);
+        assert_eq!(single.0, clmul::poly_mul_soft(pa[i], pb[i]));
+        assert_eq!(Polynomial(pa[i]).to_nimber(), xs[i]);
+    }
+}
+
+#[test]
+fn matches_the_nimber_crate() {
+    for (&a, &b) in random_words(13, 300).iter().zip(&random_words(14, 300)) {
+        let p = &::nimber::FiniteNimber::from(a) * &::nimber::FiniteNimber::from(b);
+        assert_eq!(
+            p.as_slice().first().copied().unwrap_or(0),
+            mul(a, b),
+            "{a} ⊗ {b}"
+        );
+    }
+}
+
+#[test]
 fn the_change_of_basis_is_multiplicative() {
     let images = clmul::poly_images();
     let to_poly = |x: u64| {

@@ -1,0 +1,336 @@
+//! Nim multiplication: ns per product for our fast path (PCLMULQDQ with a change of basis), our
+//! portable fallback (16-bit log/exp with Karatsuba), a byte-table baseline written here, and
+//! the `nimber` crate, one product at a time and in batch; then the figures in one table.
+//!
+//! Run with `cargo bench -p sprague --bench nimber`. Every method's products are checked
+//! against the recursive definition before it is timed.
+
+use criterion::{black_box, Criterion, Throughput};
+use sprague::nimber::{self, mul_reference, Backend, Polynomial};
+use std::time::Instant;
+
+const N: usize = 4096;
+
+fn inputs(seed: u64) -> Vec<u64> {
+    let mut state = seed;
+    (0..N)
+        .map(|_| {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        })
+        .collect()
+}
+
+/// The baseline: nim products of bytes from a 256×256 table, each placed by a table of
+/// "times 2^(8i) ⊗ 2^(8j)" for the 36 pairs i ≤ j of byte positions.
+struct ByteTables {
+    small: Vec<u8>,         // small[x·256 + y] = x ⊗ y
+    place: Vec<[u64; 256]>, // place[i·8 + j][v] = v ⊗ 2^(8i) ⊗ 2^(8j)
+}
+
+impl ByteTables {
+    fn new() -> Self {
+        let mut small = vec![0u8; 65536];
+        for x in 0..256u64 {
+            for y in 0..256u64 {
+                small[(x * 256 + y) as usize] = mul_reference(x, y) as u8;
+            }
+        }
+        let mut place = vec![[0u64; 256]; 64];
+        for i in 0..8 {
+            for j in 0..8 {
+                let c = mul_reference(1 << (8 * i), 1 << (8 * j));
+                let columns: Vec<u64> = (0..8).map(|b| mul_reference(1 << b, c)).collect();
+                for (v, slot) in place[i * 8 + j].iter_mut().enumerate() {
+                    *slot = (0..8)
+                        .filter(|b| v >> b & 1 == 1)
+                        .fold(0, |acc, b| acc ^ columns[b]);
+                }
+            }
+        }
+        ByteTables { small, place }
+    }
+
+    #[inline]
+    fn mul(&self, a: u64, b: u64) -> u64 {
+        let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
+        let mut out = 0;
+        for (i, &x) in a.iter().enumerate() {
+            let row = x as usize * 256;
+            for (j, &y) in b.iter().enumerate() {
+                let v = self.small[row + y as usize];
+                out ^= self.place[i * 8 + j][v as usize];
+            }
+        }
+        out
+    }
+}
+
+fn crate_mul(a: u64, b: u64) -> u64 {
+    let p = &::nimber::FiniteNimber::from(a) * &::nimber::FiniteNimber::from(b);
+    p.as_slice().first().copied().unwrap_or(0)
+}
+
+type Single = Box<dyn Fn(u64, u64) -> u64>;
+type Batch = Box<dyn Fn(&[u64], &[u64], &mut [u64])>;
+
+fn methods() -> Vec<(&'static str, Single, Batch)> {
+    let tables = std::rc::Rc::new(ByteTables::new());
+    let t2 = tables.clone();
+    let mut out: Vec<(&'static str, Single, Batch)> = Vec::new();
+    if Backend::Clmul.is_available() {
+        out.push((
+            "sprague fast (pclmulqdq)",
+            Box::new(|a, b| Backend::Clmul.mul(a, b)),
+            Box::new(|a, b, o| Backend::Clmul.mul_slices(a, b, o)),
+        ));
+    }
+    out.push((
+        "sprague portable (log/exp)",
+        Box::new(|a, b| Backend::Portable.mul(a, b)),
+        Box::new(|a, b, o| Backend::Portable.mul_slices(a, b, o)),
+    ));
+    out.push((
+        "byte-table baseline",
+        Box::new(move |a, b| tables.mul(a, b)),
+        Box::new(move |a, b, o| {
+            for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
+                *o = t2.mul(x, y);
+            }
+        }),
+    ));
+    out.push((
+        "nimber crate 0.1",
+        Box::new(crate_mul),
+        Box::new(|a, b, o| {
+            for ((o, &x), &y) in o.iter_mut().zip(a).zip(b) {
+                *o = crate_mul(x, y);
+            }
+        }),
+    ));
+    out
+}
+
+fn single_pass(f: &dyn Fn(u64, u64) -> u64, a: &[u64], b: &[u64]) -> u64 {
+    let mut acc = 0;
+    for (&x, &y) in a.iter().zip(b) {
+        acc ^= f(black_box(x), black_box(y));
+    }
+    acc
+}
+
+/// This thread's CPU time (user + system) in ns, from /proc (clock ticks of 10 ms), so that the
+/// figures do not count the time other processes hold the CPU. `None` off Linux.
+fn cpu_time_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks * 10_000_000)
+}
+
+/// ns per product: (by CPU time over at least 0.4 s of it, by wall time over the same run).
+fn ns_per_product(mut pass: impl FnMut() -> u64, products: usize) -> (f64, f64) {
+    let mut sink = pass();
+    let (wall, cpu) = (Instant::now(), cpu_time_ns());
+    let mut passes = 0u64;
+    loop {
+        sink ^= pass();
+        passes += 1;
+        let spent = match (cpu, cpu_time_ns()) {
+            (Some(start), Some(now)) => now - start,
+            _ => wall.elapsed().as_nanos() as u64,
+        };
+        if spent >= 400_000_000 && passes >= 3 {
+            black_box(sink);
+            let n = (passes * products as u64) as f64;
+            return (spent as f64 / n, wall.elapsed().as_nanos() as f64 / n);
+        }
+    }
+}
+
+fn main() {
+    let (a, b) = (inputs(1), inputs(2));
+    let expected: Vec<u64> = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| mul_reference(x, y))
+        .collect();
+    let methods = methods();
+    let mut out = vec![0u64; N];
+    for (name, single, batch) in &methods {
+        for i in 0..N {
+            assert_eq!(
+                single(a[i], b[i]),
+                expected[i],
+                "{name}: single product {i}"
+            );
+        }
+        batch(&a, &b, &mut out);
+        assert_eq!(out, expected, "{name}: batch");
+    }
+    let product_expected = a[..64].iter().fold(1, |p, &x| mul_reference(p, x));
+    assert_eq!(nimber::product(&a[..64]), product_expected);
+
+    let mut criterion = Criterion::default().configure_from_args();
+    {
+        let mut group = criterion.benchmark_group("nim product");
+        group.throughput(Throughput::Elements(N as u64));
+        for (name, single, batch) in &methods {
+            group.bench_function(format!("{name} / one at a time"), |bench| {
+                bench.iter(|| single_pass(single.as_ref(), &a, &b))
+            });
+            group.bench_function(format!("{name} / batch"), |bench| {
+                bench.iter(|| batch(black_box(&a), black_box(&b), &mut out))
+            });
+        }
+        group.bench_function("sprague product() of 4096, polynomial basis", |bench| {
+            bench.iter(|| nimber::product(black_box(&a)))
+        });
+        group.bench_function("sprague dot() of 4096, polynomial basis", |bench| {
+            bench.iter(|| nimber::dot(black_box(&a), black_box(&b)))
+        });
+        group.finish();
+    }
+    criterion.final_summary();
+
+    println!(
+        "\nns per nim product over {N} random 64-bit pairs, by CPU time (wall time in brackets):"
+    );
+    println!("{:<34} {:>20} {:>20}", "method", "one at a time", "batch");
+    let show = |(cpu, wall): (f64, f64)| format!("{cpu:.2} ({wall:.2})");
+    for (name, single, batch) in &methods {
+        let one = ns_per_product(|| single_pass(single.as_ref(), &a, &b), N);
+        let many = ns_per_product(
+            || {
+                batch(&a, &b, &mut out);
+                out[N - 1]
+            },
+            N,
+        );
+        println!("{name:<34} {:>20} {:>20}", show(one), show(many));
+    }
+    let (mut pa, mut pb) = (a.clone(), b.clone());
+    Polynomial::from_nimbers(&mut pa);
+    Polynomial::from_nimbers(&mut pb);
+    let poly_single = ns_per_product(
+        || {
+            let mut acc = 0;
+            for (&x, &y) in pa.iter().zip(&pb) {
+                acc ^= (Polynomial(black_box(x)) * Polynomial(black_box(y))).0;
+            }
+            acc
+        },
+        N,
+    );
+    let poly_batch = ns_per_product(
+        || {
+            Polynomial::mul_slices(&pa, &pb, &mut out);
+            out[N - 1]
+        },
+        N,
+    );
+    let product = ns_per_product(|| nimber::product(&a), N);
+    let dot = ns_per_product(|| nimber::dot(&a, &b), N);
+    let mut scaled = a.clone();
+    let scale = ns_per_product(
+        || {
+            nimber::scale(b[0], &mut scaled);
+            scaled[0]
+        },
+        N,
+    );
+    println!(
+        "{:<34} {:>20} {:>20}",
+        "sprague, values in poly basis",
+        show(poly_single),
+        show(poly_batch)
+    );
+    println!(
+        "{:<34} {:>20} {:>20}",
+        "sprague product() of a slice",
+        "",
+        show(product)
+    );
+    println!(
+        "{:<34} {:>20} {:>20}",
+        "sprague dot() of two slices",
+        "",
+        show(dot)
+    );
+    println!(
+        "{:<34} {:>20} {:>20}",
+        "sprague scale() of a slice",
+        "",
+        show(scale)
+    );
+
+    // `sprague nimber mul --batch`: 10^6 products from text to text.
+    let big_a = (0..1_000_000u64).map(|i| a[(i as usize) % N] ^ i);
+    let mut text = String::from("1000000\n");
+    for (i, x) in big_a.enumerate() {
+        text.push_str(&format!("{x} {}\n", b[i % N]));
+    }
+    let mut sink = Vec::with_capacity(21_000_000);
+    let t = Instant::now();
+    let count = nimber::mul_batch(text.as_bytes(), &mut sink).unwrap();
+    let io = t.elapsed();
+    assert_eq!(count, 1_000_000);
+    println!(
+        "mul_batch I/O: 10^6 products, text in to text out: {:.1} ms",
+        io.as_secs_f64() * 1e3
+    );
+
+    // corners with 10^5 heads at coordinates up to 10^18: value, and one winning move.
+    let coords = inputs(3);
+    let mut words = vec!["corners".to_string()];
+    for i in 0..100_000usize {
+        let x = (coords[i % N] % 1_000_000_000_000_000_000) ^ (i as u64);
+        let y = coords[(i * 7 + 1) % N] % 1_000_000_000_000_000_000;
+        words.push(format!("{x},{y}"));
+    }
+    let t = Instant::now();
+    let sprague::analysis::Position::Sum(segments) = sprague::spec::parse_position(&words).unwrap()
+    else {
+        unreachable!()
+    };
+    let parts = &segments[0].parts;
+    let values: Vec<u64> = parts
+        .iter()
+        .map(|p| p.nim_value().unwrap().finite().unwrap())
+        .collect();
+    let total = values.iter().fold(0, |s, v| s ^ v);
+    let (index, g) = values
+        .iter()
+        .enumerate()
+        .find(|(_, &g)| g ^ total < g)
+        .map(|(i, &g)| (i, g))
+        .unwrap();
+    let moves = parts[index].options_with_value(g ^ total, 100_000).unwrap();
+    let elapsed = t.elapsed();
+    assert_eq!(moves.len(), 1);
+    let after: u64 = moves[0]
+        .parts
+        .iter()
+        .map(|p| p.nim_value().unwrap().finite().unwrap())
+        .fold(total ^ g, |s, v| s ^ v);
+    assert_eq!(after, 0, "the winning move leaves a P-position");
+    let t = Instant::now();
+    let mut found = 0;
+    for (i, &g) in values.iter().enumerate() {
+        if g ^ total < g {
+            found += parts[i]
+                .options_with_value(g ^ total, 100_000)
+                .unwrap()
+                .len();
+        }
+    }
+    println!(
+        "corners, 10^5 heads up to 10^18: parse + value + one winning move {:.1} ms; \
+         winning moves of all {found} heads with g ⊕ s < g: {:.1} ms",
+        elapsed.as_secs_f64() * 1e3,
+        t.elapsed().as_secs_f64() * 1e3
+    );
+}
