@@ -21,10 +21,12 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod counting;
 pub mod error;
 pub mod game;
 pub mod games;
 pub mod heap;
+pub mod josephus;
 pub mod progress;
 pub mod solve;
 pub mod spec;
