@@ -213,8 +213,8 @@ mod tests {
                 }
                 dp = next;
             }
-            for x in heaps[k] as usize..256 {
-                answer = (answer + dp[x]) % MODULUS;
+            for count in &dp[heaps[k] as usize..] {
+                answer = (answer + count) % MODULUS;
             }
         }
         answer
