@@ -1,10 +1,11 @@
 //! Game families, one file each. Every family registers itself in [`families`].
 
 pub mod nim;
+pub mod wythoff;
 
 use crate::spec::Family;
 
 /// Every registered family, in catalog order.
 pub fn families() -> Vec<Box<dyn Family>> {
-    vec![Box::new(nim::NimFamily)]
+    vec![Box::new(nim::NimFamily), Box::new(wythoff::WythoffFamily)]
 }
