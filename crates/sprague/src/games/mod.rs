@@ -1,5 +1,6 @@
 //! Game families, one file each. Every family registers itself in [`families`].
 
+pub mod moore;
 pub mod nim;
 pub mod wythoff;
 
@@ -7,5 +8,9 @@ use crate::spec::Family;
 
 /// Every registered family, in catalog order.
 pub fn families() -> Vec<Box<dyn Family>> {
-    vec![Box::new(nim::NimFamily), Box::new(wythoff::WythoffFamily)]
+    vec![
+        Box::new(nim::NimFamily),
+        Box::new(wythoff::WythoffFamily),
+        Box::new(moore::MooreFamily),
+    ]
 }
