@@ -87,7 +87,7 @@ pub fn is_p_position(heaps: &[u64], k: u64) -> bool {
     let modulus = u128::from(k) + 1;
     (0..64).all(|bit| {
         let ones = heaps.iter().filter(|&&h| h >> bit & 1 == 1).count() as u128;
-        ones % modulus == 0
+        ones.is_multiple_of(modulus)
     })
 }
 
