@@ -1,5 +1,6 @@
 //! Game families, one file each. Every family registers itself in [`families`].
 
+pub mod fibonacci;
 pub mod moore;
 pub mod nim;
 pub mod wythoff;
@@ -12,5 +13,6 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(nim::NimFamily),
         Box::new(wythoff::WythoffFamily),
         Box::new(moore::MooreFamily),
+        Box::new(fibonacci::FibFamily),
     ]
 }
