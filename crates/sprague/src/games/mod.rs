@@ -1,5 +1,6 @@
 //! Game families, one file each. Every family registers itself in [`families`].
 
+pub mod circle;
 pub mod fibonacci;
 pub mod moore;
 pub mod nim;
@@ -14,5 +15,6 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(wythoff::WythoffFamily),
         Box::new(moore::MooreFamily),
         Box::new(fibonacci::FibFamily),
+        Box::new(circle::CircleFamily),
     ]
 }
