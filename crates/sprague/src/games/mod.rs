@@ -1,6 +1,7 @@
 //! Game families, one file each. Every family registers itself in [`families`].
 
 pub mod circle;
+pub mod ends;
 pub mod fibonacci;
 pub mod moore;
 pub mod nim;
@@ -16,5 +17,6 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(moore::MooreFamily),
         Box::new(fibonacci::FibFamily),
         Box::new(circle::CircleFamily),
+        Box::new(ends::EndsFamily),
     ]
 }
