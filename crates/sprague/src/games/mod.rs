@@ -3,6 +3,7 @@
 pub mod circle;
 pub mod ends;
 pub mod fibonacci;
+pub mod median;
 pub mod moore;
 pub mod nim;
 pub mod wythoff;
@@ -18,5 +19,6 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(fibonacci::FibFamily),
         Box::new(circle::CircleFamily),
         Box::new(ends::EndsFamily),
+        Box::new(median::MedianFamily),
     ]
 }
