@@ -64,7 +64,7 @@ pub fn result(x: &[i64], goal: Goal) -> Option<i64> {
     match m {
         0 => None,
         1 => Some(x[0]),
-        _ if m % 2 == 0 => Some(goal.better(x[m / 2 - 1], x[m / 2])),
+        _ if m.is_multiple_of(2) => Some(goal.better(x[m / 2 - 1], x[m / 2])),
         _ => {
             let opponent = goal.other();
             // Removing the first number leaves x[1..]; removing the last leaves x[..m-1].
