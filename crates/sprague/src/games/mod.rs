@@ -6,6 +6,7 @@ pub mod fibonacci;
 pub mod median;
 pub mod moore;
 pub mod nim;
+pub mod queues;
 pub mod wythoff;
 
 use crate::spec::Family;
@@ -20,5 +21,6 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(circle::CircleFamily),
         Box::new(ends::EndsFamily),
         Box::new(median::MedianFamily),
+        Box::new(queues::QueuesFamily),
     ]
 }
