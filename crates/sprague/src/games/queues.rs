@@ -34,8 +34,6 @@ struct Grid {
     /// The running sum before the first pop, and the threshold.
     base: u128,
     threshold: u128,
-    /// `last[x]`: the largest valid y in column x, if any.
-    last: Vec<Option<usize>>,
     /// `low[x]`: the least y of column x whose diagonal successor is not valid.
     low: Vec<usize>,
     /// `wins[x][y - low[x]]`: whether the player to move at boundary cell (x, y) wins.
@@ -98,7 +96,6 @@ impl Grid {
                     _ => Vec::new(),
                 })
                 .collect(),
-            last,
             low,
         };
         // Boundary cells only depend on cells further from the origin: solve by decreasing x + y.
