@@ -27,6 +27,7 @@ pub mod game;
 pub mod games;
 pub mod heap;
 pub mod josephus;
+pub mod misere;
 pub mod progress;
 pub mod solve;
 pub mod spec;
