@@ -65,6 +65,13 @@ pub trait Component: Send + Sync + fmt::Display {
         }
         Ok(out)
     }
+
+    /// Whether misère sums containing this part follow the SJ (Anti-SG) rule, i.e. whether every
+    /// position reachable from it meets the conditions of [`crate::misere`]. The default checks
+    /// them by a bounded search; games where they are proven (Nim) answer at once.
+    fn misere_sj(&self) -> Result<bool> {
+        crate::misere::conditions_hold(self)
+    }
 }
 
 /// The value of a sum of parts: XOR, or ∞(K) for a lone loopy part, or `None`-like ∞(∅) when
@@ -229,7 +236,7 @@ impl Position {
     }
 
     /// The parts of a sum, flattened, with their segment index.
-    fn parts(&self) -> Vec<(usize, ComponentRef)> {
+    pub(crate) fn parts(&self) -> Vec<(usize, ComponentRef)> {
         match self {
             Position::Sum(segments) => segments
                 .iter()
@@ -241,7 +248,7 @@ impl Position {
     }
 
     /// This sum with flattened part `index` replaced by `replacement`.
-    fn replace(&self, index: usize, replacement: &[ComponentRef]) -> Position {
+    pub(crate) fn replace(&self, index: usize, replacement: &[ComponentRef]) -> Position {
         let Position::Sum(segments) = self else {
             return self.clone();
         };
@@ -404,7 +411,10 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 winning_moves,
             })
         }
-        Position::Sum(_) if play == Play::Misere => misere_value(position),
+        Position::Sum(_) if play == Play::Misere => match crate::misere::sj_value(position)? {
+            Some(report) => Ok(report),
+            None => misere_value(position),
+        },
         Position::Sum(_) => {
             let parts = position.parts();
             let values = parts
@@ -574,6 +584,9 @@ fn misere_solver() -> MisereOutcomes<ErasedSum> {
 }
 
 fn misere_outcome(solver: &mut MisereOutcomes<ErasedSum>, position: &Position) -> Result<Outcome> {
+    if let Some(outcome) = crate::misere::sj_outcome(position)? {
+        return Ok(outcome);
+    }
     let mut start: Vec<Keyed> = position.parts().iter().map(|(_, p)| keyed(p)).collect();
     start.sort_by(|a, b| a.key.cmp(&b.key));
     solver

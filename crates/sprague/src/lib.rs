@@ -22,10 +22,13 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod counting;
 pub mod error;
 pub mod game;
 pub mod games;
 pub mod heap;
+pub mod josephus;
+pub mod misere;
 pub mod nimber;
 pub mod progress;
 pub mod solve;

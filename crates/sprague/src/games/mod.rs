@@ -1,10 +1,17 @@
 //! Game families, one file each. Every family registers itself in [`families`].
 
 pub mod cards;
+pub mod circle;
 pub mod coins;
+pub mod ends;
+pub mod fibonacci;
 pub mod flipping;
+pub mod median;
+pub mod moore;
 pub mod nim;
+pub mod queues;
 pub mod tartan;
+pub mod wythoff;
 
 use crate::spec::Family;
 
@@ -16,5 +23,12 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(tartan::TartanFamily),
         Box::new(cards::CardsFamily),
         Box::new(flipping::FlipFamily),
+        Box::new(wythoff::WythoffFamily),
+        Box::new(moore::MooreFamily),
+        Box::new(fibonacci::FibFamily),
+        Box::new(circle::CircleFamily),
+        Box::new(ends::EndsFamily),
+        Box::new(median::MedianFamily),
+        Box::new(queues::QueuesFamily),
     ]
 }

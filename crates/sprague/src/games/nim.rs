@@ -76,6 +76,11 @@ impl Component for NimHeap {
             Vec::new()
         })
     }
+
+    fn misere_sj(&self) -> Result<bool> {
+        // A heap of value 0 is empty: the SJ conditions hold trivially.
+        Ok(true)
+    }
 }
 
 struct NimGame;
