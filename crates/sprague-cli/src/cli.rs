@@ -147,6 +147,41 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The Josephus problem: people 1..N in a circle, counting from person 1, every K-th is
+    /// eliminated. Without a flag, prints the survivor.
+    #[command(
+        after_help = "Examples:\n  sprague josephus 7 3              # 4, the survivor\n  sprague josephus 7 3 --kth 1      # 3, eliminated first\n  sprague josephus 7 3 --when 7     # 4: person 7 goes at step 4\n  sprague josephus 7 3 --order      # 3 6 2 7 5 1 4\n  sprague josephus 1000000000000000000 2"
+    )]
+    Josephus {
+        /// The number of people (up to 2^64-1 for small K).
+        #[arg(allow_negative_numbers = true)]
+        n: String,
+        /// Every K-th person is eliminated.
+        #[arg(allow_negative_numbers = true)]
+        k: String,
+        /// Who is eliminated I-th (1-based).
+        #[arg(
+            long,
+            value_name = "I",
+            group = "question",
+            allow_negative_numbers = true
+        )]
+        kth: Option<String>,
+        /// At which step person J is eliminated.
+        #[arg(
+            long,
+            value_name = "J",
+            group = "question",
+            allow_negative_numbers = true
+        )]
+        when: Option<String>,
+        /// The whole elimination order (N up to 10^7).
+        #[arg(long, group = "question")]
+        order: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Every game spec with its parameters, position syntax and a summary.
     Catalog {
         /// Print JSON.

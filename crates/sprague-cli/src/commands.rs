@@ -94,6 +94,30 @@ pub fn run(cli: Cli) -> Result<()> {
             batch,
             json,
         } => nimber(op, &args, batch, json),
+        Command::Josephus {
+            n,
+            k,
+            kth,
+            when,
+            order,
+            json,
+        } => {
+            let n = number(&n, "N")?;
+            let k = number(&k, "K")?;
+            let answer = if order {
+                output::Josephus::Order(sprague::josephus::order(n, k)?)
+            } else if let Some(j) = when {
+                let j = number(&j, "--when")?;
+                output::Josephus::When(j, sprague::josephus::when(n, k, j)?)
+            } else {
+                let i = match kth {
+                    Some(i) => number(&i, "--kth")?,
+                    None => n,
+                };
+                output::Josephus::Kth(i, sprague::josephus::kth(n, k, i)?)
+            };
+            output::josephus(n, k, &answer, json)
+        }
         Command::Catalog { json } => output::catalog(&spec::catalog(), json),
     }
 }

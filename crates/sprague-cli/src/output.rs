@@ -280,3 +280,43 @@ pub fn catalog(entries: &[CatalogEntry], as_json: bool) -> Result<()> {
     out.flush()?;
     Ok(())
 }
+
+/// The answer to one Josephus question.
+pub enum Josephus {
+    /// Step i eliminates this person.
+    Kth(u64, u64),
+    /// Person j is eliminated at this step.
+    When(u64, u64),
+    /// The whole order.
+    Order(Vec<u64>),
+}
+
+pub fn josephus(n: u64, k: u64, answer: &Josephus, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(&match answer {
+            Josephus::Kth(i, person) => {
+                serde_json::json!({"n": n, "k": k, "kth": i, "person": person})
+            }
+            Josephus::When(j, step) => {
+                serde_json::json!({"n": n, "k": k, "person": j, "step": step})
+            }
+            Josephus::Order(order) => serde_json::json!({"n": n, "k": k, "order": order}),
+        });
+    }
+    let mut out = stdout();
+    match answer {
+        Josephus::Kth(_, person) => writeln!(out, "{person}")?,
+        Josephus::When(_, step) => writeln!(out, "{step}")?,
+        Josephus::Order(order) => {
+            for (i, p) in order.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b" ")?;
+                }
+                write!(out, "{p}")?;
+            }
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -219,3 +219,41 @@ fn cards_game_is_solved_with_draws() {
     let v = sprague_json(&["value", "cards:2,10", "1,2", "3,4", "--json"]);
     assert_eq!(v["outcome"], "P");
 }
+
+#[test]
+fn josephus_questions() {
+    assert_eq!(sprague(&["josephus", "7", "3"]).stdout, "4\n");
+    assert_eq!(sprague(&["josephus", "7", "3", "--kth", "1"]).stdout, "3\n");
+    assert_eq!(
+        sprague(&["josephus", "7", "3", "--when", "7"]).stdout,
+        "4\n"
+    );
+    assert_eq!(
+        sprague(&["josephus", "7", "3", "--order"]).stdout,
+        "3 6 2 7 5 1 4\n"
+    );
+    let v = sprague_json(&["josephus", "1000000000000000000", "2", "--json"]);
+    assert_eq!(v["person"], 847_078_495_393_153_025u64);
+    assert_bad_input(&["josephus", "7", "0"], "at least 1");
+    assert_bad_input(&["josephus", "-7", "2"], "non-negative");
+}
+
+#[test]
+fn classic_games_answer_with_winning_moves() {
+    let v = sprague_json(&["value", "wythoff", "3", "5", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let v = sprague_json(&["value", "wythoff", "4", "5", "--json"]);
+    let targets: Vec<serde_json::Value> = v["winning_moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["position"].clone())
+        .collect();
+    // (4,5) -> (3,5) by one heap, or (4,5) -> (1,2) by both.
+    assert!(targets.contains(&json!([3, 5])), "{targets:?}");
+    assert!(targets.contains(&json!([1, 2])), "{targets:?}");
+    let v = sprague_json(&["value", "ends:any", "3", "1", "4", "--json"]);
+    assert_eq!(v["value"], 8);
+    let v = sprague_json(&["value", "nim", "5", "5", "1", "--misere", "--json"]);
+    assert_eq!(v["outcome"], "N");
+}
