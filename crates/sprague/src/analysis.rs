@@ -309,6 +309,10 @@ pub struct ValueReport {
     pub remoteness: Option<u64>,
     /// Every winning move.
     pub winning_moves: Vec<MoveReport>,
+    /// Set when some part has too many winning moves to list (a huge heap that splits): says
+    /// which; the outcome and nim value are still exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winning_moves_omitted: Option<String>,
 }
 
 /// One option, as `sprague moves` reports it.
@@ -388,6 +392,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 value: e.value,
                 remoteness: e.remoteness,
                 winning_moves,
+                winning_moves_omitted: None,
             })
         }
         Position::Sum(_) if play == Play::Misere => misere_value(position),
@@ -399,8 +404,16 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 .collect::<Result<Vec<_>>>()?;
             let outcome = sum::outcome(&values);
             let mut winning_moves = Vec::new();
+            let mut winning_moves_omitted = None;
             for (index, target) in sum::winning_targets(&values) {
-                for option in parts[index].1.options_with_value(target, OPTION_LIMIT)? {
+                let options = match parts[index].1.options_with_value(target, OPTION_LIMIT) {
+                    Err(Error::Limit(why)) => {
+                        winning_moves_omitted = Some(why);
+                        continue;
+                    }
+                    other => other?,
+                };
+                for option in options {
                     winning_moves.push(MoveReport {
                         text: option.text,
                         position: position.replace(index, &option.parts).to_json(),
@@ -421,6 +434,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 value: None,
                 remoteness: None,
                 winning_moves,
+                winning_moves_omitted,
             })
         }
     }
@@ -596,5 +610,6 @@ fn misere_value(position: &Position) -> Result<ValueReport> {
         value: None,
         remoteness: None,
         winning_moves,
+        winning_moves_omitted: None,
     })
 }
