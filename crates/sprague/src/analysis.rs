@@ -326,6 +326,10 @@ pub struct ValueReport {
     pub remoteness: Option<u64>,
     /// Every winning move.
     pub winning_moves: Vec<MoveReport>,
+    /// Set when some part has too many winning moves to list (a huge heap that splits): says
+    /// which; the outcome and nim value are still exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winning_moves_omitted: Option<String>,
 }
 
 /// One option, as `sprague moves` reports it.
@@ -409,6 +413,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 value: e.value,
                 remoteness: e.remoteness,
                 winning_moves,
+                winning_moves_omitted: None,
             })
         }
         Position::Sum(_) if play == Play::Misere => match crate::misere::sj_value(position)? {
@@ -423,8 +428,16 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 .collect::<Result<Vec<_>>>()?;
             let outcome = sum::outcome(&values);
             let mut winning_moves = Vec::new();
+            let mut winning_moves_omitted = None;
             for (index, target) in sum::winning_targets(&values) {
-                for option in parts[index].1.options_with_value(target, OPTION_LIMIT)? {
+                let options = match parts[index].1.options_with_value(target, OPTION_LIMIT) {
+                    Err(Error::Limit(why)) => {
+                        winning_moves_omitted = Some(why);
+                        continue;
+                    }
+                    other => other?,
+                };
+                for option in options {
                     let next = position.replace(index, &option.parts);
                     winning_moves.push(MoveReport {
                         text: option.text,
@@ -447,6 +460,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 value: None,
                 remoteness: None,
                 winning_moves,
+                winning_moves_omitted,
             })
         }
     }
@@ -628,5 +642,6 @@ fn misere_value(position: &Position) -> Result<ValueReport> {
         value: None,
         remoteness: None,
         winning_moves,
+        winning_moves_omitted: None,
     })
 }

@@ -206,6 +206,7 @@ pub(crate) fn sj_value(position: &Position) -> Result<Option<ValueReport>> {
         value: None,
         remoteness: None,
         winning_moves,
+        winning_moves_omitted: None,
     }))
 }
 

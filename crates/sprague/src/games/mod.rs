@@ -6,10 +6,14 @@ pub mod coins;
 pub mod ends;
 pub mod fibonacci;
 pub mod flipping;
+pub mod grundy;
 pub mod median;
 pub mod moore;
 pub mod nim;
+pub mod octal;
 pub mod queues;
+pub mod strips;
+pub mod subtraction;
 pub mod tartan;
 pub mod wythoff;
 
@@ -19,10 +23,10 @@ use crate::spec::Family;
 pub fn families() -> Vec<Box<dyn Family>> {
     vec![
         Box::new(nim::NimFamily),
-        Box::new(coins::CoinFamily),
-        Box::new(tartan::TartanFamily),
-        Box::new(cards::CardsFamily),
-        Box::new(flipping::FlipFamily),
+        Box::new(subtraction::SubtractionFamily),
+        Box::new(octal::OctalFamily),
+        Box::new(grundy::GrundyFamily),
+        Box::new(strips::StripsFamily),
         Box::new(wythoff::WythoffFamily),
         Box::new(moore::MooreFamily),
         Box::new(fibonacci::FibFamily),
@@ -30,5 +34,9 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(ends::EndsFamily),
         Box::new(median::MedianFamily),
         Box::new(queues::QueuesFamily),
+        Box::new(coins::CoinFamily),
+        Box::new(tartan::TartanFamily),
+        Box::new(flipping::FlipFamily),
+        Box::new(cards::CardsFamily),
     ]
 }
