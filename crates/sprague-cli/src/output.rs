@@ -49,8 +49,13 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
     if let Some(r) = report.remoteness {
         writeln!(out, "remoteness: {r}")?;
     }
+    if let Some(why) = &report.winning_moves_omitted {
+        writeln!(out, "winning moves: not all listed ({why})")?;
+    }
     if report.winning_moves.is_empty() {
-        writeln!(out, "winning moves: none")?;
+        if report.winning_moves_omitted.is_none() {
+            writeln!(out, "winning moves: none")?;
+        }
     } else {
         writeln!(out, "winning moves:")?;
         let width = report
