@@ -22,6 +22,12 @@ use std::sync::Arc;
 /// The most options a query lists before it gives up with [`Error::Limit`].
 pub const OPTION_LIMIT: usize = 100_000;
 
+/// How many part-positions the winning moves of one report may print in all (moves × parts).
+pub const LISTING_BUDGET: usize = 1_000_000;
+
+/// The fewest winning moves a report lists when there are that many, however large the sum.
+pub const MIN_LISTED_MOVES: usize = 10;
+
 /// The most positions the misère direct search stores.
 pub const MISERE_POSITION_LIMIT: usize = 50_000;
 
@@ -429,7 +435,16 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
             let outcome = sum::outcome(&values);
             let mut winning_moves = Vec::new();
             let mut winning_moves_omitted = None;
+            // Each listed move repeats the whole position, so a large sum lists fewer moves.
+            let most = (LISTING_BUDGET / (parts.len() + 1)).max(MIN_LISTED_MOVES);
             for (index, target) in sum::winning_targets(&values) {
+                if winning_moves.len() >= most {
+                    winning_moves_omitted = Some(format!(
+                        "only the first {most} winning moves are listed for a sum of {} parts",
+                        parts.len()
+                    ));
+                    break;
+                }
                 let options = match parts[index].1.options_with_value(target, OPTION_LIMIT) {
                     Err(Error::Limit(why)) => {
                         winning_moves_omitted = Some(why);
@@ -543,50 +558,72 @@ pub fn moves(position: &Position, play: Play) -> Result<MovesReport> {
     })
 }
 
-/// A summand keyed by its game and position text, so sums can be memoised.
+/// A sum in canonical form (each game's parts sorted, coin pairs cancelled), keyed by its text so
+/// that the misère search can memoise it.
 #[derive(Clone)]
-struct Keyed {
+struct Canonical {
     key: String,
-    part: ComponentRef,
+    position: Position,
 }
 
-impl PartialEq for Keyed {
+impl PartialEq for Canonical {
     fn eq(&self, other: &Self) -> bool {
         self.key == other.key
     }
 }
-impl Eq for Keyed {}
-impl Hash for Keyed {
+impl Eq for Canonical {}
+impl Hash for Canonical {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.key.hash(state);
     }
 }
 
-fn keyed(part: &ComponentRef) -> Keyed {
-    Keyed {
-        key: format!("{} {}", part.game(), part),
-        part: part.clone(),
+fn canonical(position: &Position) -> Canonical {
+    let position = match position {
+        Position::Sum(segments) => Position::Sum(
+            segments
+                .iter()
+                .map(|s| {
+                    let mut parts = s.game.normalize(s.parts.clone());
+                    parts.sort_by_cached_key(|p| p.to_string());
+                    Segment {
+                        game: s.game.clone(),
+                        parts,
+                    }
+                })
+                .collect(),
+        ),
+        Position::Single(_) => position.clone(),
+    };
+    Canonical {
+        key: position.to_string(),
+        position,
     }
 }
 
-/// A sum of type-erased summands, as an [`Impartial`] game whose positions are sorted multisets.
-struct ErasedSum;
+/// A sum of type-erased summands as an [`Impartial`] game. Moves go through
+/// [`Position::replace`], so each game's own normalisation (e.g. cancelling coins) applies.
+#[derive(Default)]
+struct ErasedSum {
+    /// The first error a part raised while listing its options; the search is void if set.
+    error: std::cell::RefCell<Option<Error>>,
+}
 
 impl Impartial for ErasedSum {
-    type Position = Vec<Keyed>;
+    type Position = Canonical;
 
-    fn options(&self, position: &Vec<Keyed>) -> Vec<Vec<Keyed>> {
+    fn options(&self, sum: &Canonical) -> Vec<Canonical> {
         let mut out = Vec::new();
-        for (i, k) in position.iter().enumerate() {
-            // Errors cannot cross the trait; a part that fails to list its options is treated as
-            // having none, and the limit below keeps the search small enough that this does not
-            // arise for the games that reach here.
-            for option in k.part.options(OPTION_LIMIT).unwrap_or_default() {
-                let mut next: Vec<Keyed> = position[..i].to_vec();
-                next.extend(position[i + 1..].iter().cloned());
-                next.extend(option.parts.iter().map(keyed));
-                next.sort_by(|a, b| a.key.cmp(&b.key));
-                out.push(next);
+        for (i, (_, part)) in sum.position.parts().iter().enumerate() {
+            match part.options(OPTION_LIMIT) {
+                Ok(options) => out.extend(
+                    options
+                        .iter()
+                        .map(|o| canonical(&sum.position.replace(i, &o.parts))),
+                ),
+                Err(e) => {
+                    self.error.borrow_mut().get_or_insert(e);
+                }
             }
         }
         out
@@ -594,18 +631,18 @@ impl Impartial for ErasedSum {
 }
 
 fn misere_solver() -> MisereOutcomes<ErasedSum> {
-    MisereOutcomes::new(ErasedSum).with_position_limit(MISERE_POSITION_LIMIT)
+    MisereOutcomes::new(ErasedSum::default()).with_position_limit(MISERE_POSITION_LIMIT)
 }
 
 fn misere_outcome(solver: &mut MisereOutcomes<ErasedSum>, position: &Position) -> Result<Outcome> {
     if let Some(outcome) = crate::misere::sj_outcome(position)? {
         return Ok(outcome);
     }
-    let mut start: Vec<Keyed> = position.parts().iter().map(|(_, p)| keyed(p)).collect();
-    start.sort_by(|a, b| a.key.cmp(&b.key));
-    solver
-        .outcome(&start)
-        .map_err(|e| match e {
+    let outcome = solver.outcome(&canonical(position));
+    if let Some(e) = solver.game().error.borrow_mut().take() {
+        return Err(e);
+    }
+    outcome.map_err(|e| match e {
             Error::Limit(_) => Error::Limit(format!(
                 "misère play of this sum needs more than {MISERE_POSITION_LIMIT} positions of direct search; try smaller heaps"
             )),

@@ -216,6 +216,11 @@ impl<G: Impartial> MisereOutcomes<G> {
         self
     }
 
+    /// The game being solved.
+    pub fn game(&self) -> &G {
+        &self.dag.game
+    }
+
     /// The misère outcome of `position`: `N` if the player to move wins.
     pub fn outcome(&mut self, position: &G::Position) -> Result<Outcome> {
         let wins = self.dag.evaluate(position, |options| {
