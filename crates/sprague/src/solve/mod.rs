@@ -6,5 +6,6 @@
 
 mod dag;
 pub mod sum;
+pub mod tiered;
 
 pub use dag::{MisereOutcomes, NimValues};
