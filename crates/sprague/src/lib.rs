@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod db;
 pub mod error;
 pub mod game;
 pub mod games;

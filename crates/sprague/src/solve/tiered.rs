@@ -199,6 +199,15 @@ pub struct Solution {
     pub stats: SolveStats,
 }
 
+impl std::fmt::Debug for Solution {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solution")
+            .field("tier_sizes", &self.tier_sizes())
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Solution {
     /// Builds a solution from raw records (for databases). `tier_sizes` gives the layout.
     ///
