@@ -26,6 +26,7 @@ pub mod error;
 pub mod game;
 pub mod games;
 pub mod heap;
+pub mod play;
 pub mod progress;
 pub mod solve;
 pub mod spec;

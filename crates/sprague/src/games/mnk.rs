@@ -449,6 +449,11 @@ impl BoardRules {
                 out.push((b'a' + c as u8) as char);
             }
         }
+        out.push_str(if board.x_to_move() {
+            "\nx to move"
+        } else {
+            "\no to move"
+        });
         out
     }
 }
