@@ -77,7 +77,11 @@ fn solve_figures(name: &str, rules: &BoardRules) -> Vec<u16> {
         // Both runs must agree exactly.
         match &records {
             None => records = Some(solution.records().to_vec()),
-            Some(r) => assert_eq!(r.as_slice(), solution.records(), "{name}: 1 and 2 threads differ"),
+            Some(r) => assert_eq!(
+                r.as_slice(),
+                solution.records(),
+                "{name}: 1 and 2 threads differ"
+            ),
         }
     }
     let start = Instant::now();
@@ -95,7 +99,10 @@ fn main() {
     solve_figures("mnk:4,4,4", &rules);
     let solution = tiered::solve(&rules, Some(1), u64::MAX, &()).unwrap();
     // 4×4 with lines of 4 is a tie; the memoised minimax baseline must agree.
-    assert_eq!(solution.record(&rules, &Board::default()).value(), Value::Tie);
+    assert_eq!(
+        solution.record(&rules, &Board::default()).value(),
+        Value::Tie
+    );
     let start = Instant::now();
     let mut memo = HashMap::new();
     let baseline = minimax(&rules, Board::default(), &mut memo);

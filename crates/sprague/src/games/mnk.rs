@@ -840,6 +840,89 @@ mod tests {
         }
     }
 
+    /// Board rules with the left-right mirror symmetry.
+    struct Mirrored(BoardRules);
+
+    impl Mirrored {
+        fn mirror(&self, bits: u64) -> u64 {
+            let r = &self.0;
+            let mut out = 0;
+            for cell in 0..r.cells() {
+                if bits >> cell & 1 == 1 {
+                    let (row, col) = (cell / r.columns, cell % r.columns);
+                    out |= 1 << (row * r.columns + r.columns - 1 - col);
+                }
+            }
+            out
+        }
+    }
+
+    impl TieredGame for Mirrored {
+        type Position = Board;
+        fn tier_count(&self) -> usize {
+            self.0.tier_count()
+        }
+        fn tier_size(&self, tier: usize) -> u64 {
+            self.0.tier_size(tier)
+        }
+        fn unrank(&self, tier: usize, index: u64) -> Option<Board> {
+            self.0.unrank(tier, index)
+        }
+        fn rank(&self, board: &Board) -> (usize, u64) {
+            self.0.rank(board)
+        }
+        fn start(&self) -> Board {
+            self.0.start()
+        }
+        fn terminal(&self, board: &Board) -> Option<Terminal> {
+            self.0.terminal(board)
+        }
+        fn children(&self, board: &Board, out: &mut Vec<Board>) {
+            self.0.children(board, out)
+        }
+        fn is_loopy(&self, tier: usize) -> bool {
+            self.0.is_loopy(tier)
+        }
+        fn canonical(&self, board: &Board) -> Board {
+            let m = Board {
+                x: self.mirror(board.x),
+                o: self.mirror(board.o),
+            };
+            if self.0.rank(&m) < self.0.rank(board) {
+                m
+            } else {
+                *board
+            }
+        }
+    }
+
+    #[test]
+    fn symmetry_reduction_keeps_every_value() {
+        for (m, n, k, gravity) in [(3, 3, 3, false), (4, 3, 3, true), (3, 4, 3, false)] {
+            let plain = rules(m, n, k, gravity);
+            let full = tiered::solve(&plain, Some(2), u64::MAX, &()).unwrap();
+            let mirrored = Mirrored(rules(m, n, k, gravity));
+            let reduced = tiered::solve(&mirrored, Some(2), u64::MAX, &()).unwrap();
+            assert!(reduced.stats.positions < full.stats.positions);
+            let mut memo = HashMap::new();
+            minimax(&plain, Board::default(), &mut memo);
+            for board in memo.keys() {
+                assert_eq!(reduced.record(&mirrored, board), full.record(&plain, board));
+            }
+            let all = tiered::reachable(&plain, Some(1)).unwrap();
+            let classes = tiered::reachable(&mirrored, Some(1)).unwrap();
+            assert!(classes < all && 2 * classes > all, "{classes} of {all}");
+        }
+    }
+
+    #[test]
+    fn games_too_large_are_refused_up_front() {
+        let p = crate::spec::parse_position(&["connect:7,6,4"]).unwrap();
+        let err = crate::analysis::value(&p, Play::Normal).unwrap_err();
+        assert!(matches!(err, Error::Limit(_)), "{err}");
+        assert!(err.to_string().contains("connect:7,6,4"), "{err}");
+    }
+
     #[test]
     fn impossible_boards_are_refused() {
         let game = rules(3, 3, 3, false);
