@@ -64,15 +64,16 @@ pub struct BoardRules {
     /// Whether pieces drop to the lowest free cell of a column.
     pub gravity: bool,
     lines: Vec<u64>,
-    binomial: Vec<Vec<u64>>,
+    binomial: Box<[[u64; MAX_CELLS + 1]; MAX_CELLS + 1]>,
+    column_masks: Vec<u64>,
     /// `heights[c][s]`: ways for `c` columns to hold `s` pieces (gravity games).
     heights: Vec<Vec<u64>>,
     start: Board,
 }
 
-fn binomials(n: usize) -> Vec<Vec<u64>> {
-    let mut c = vec![vec![0u64; n + 1]; n + 1];
-    for i in 0..=n {
+fn binomials() -> Box<[[u64; MAX_CELLS + 1]; MAX_CELLS + 1]> {
+    let mut c = Box::new([[0u64; MAX_CELLS + 1]; MAX_CELLS + 1]);
+    for i in 0..=MAX_CELLS {
         c[i][0] = 1;
         for j in 1..=i {
             c[i][j] = c[i - 1][j - 1].saturating_add(c[i - 1][j]);
@@ -124,7 +125,6 @@ impl BoardRules {
                 }
             }
         }
-        let cells = columns * rows;
         let mut heights = vec![vec![1u64]];
         for c in 1..=columns {
             let prev = &heights[c - 1];
@@ -142,7 +142,10 @@ impl BoardRules {
             k,
             gravity,
             lines,
-            binomial: binomials(cells),
+            binomial: binomials(),
+            column_masks: (0..columns)
+                .map(|c| (0..rows).map(|r| 1u64 << (r * columns + c)).sum())
+                .collect(),
             heights,
             start: Board::default(),
         })
@@ -183,9 +186,14 @@ impl BoardRules {
             .count()
     }
 
+    /// The height of a column of a legal board (no floating pieces).
+    fn height(&self, occupied: u64, column: usize) -> usize {
+        (occupied & self.column_masks[column]).count_ones() as usize
+    }
+
     /// The cell where a move in `column` lands, for gravity games.
     fn drop_cell(&self, occupied: u64, column: usize) -> Option<usize> {
-        let h = self.column_height(occupied, column);
+        let h = self.height(occupied, column);
         (h < self.rows).then(|| (self.rows - 1 - h) * self.columns + column)
     }
 
@@ -263,7 +271,7 @@ impl BoardRules {
         let mut rest = occupied.count_ones() as usize;
         let mut rank = 0u64;
         for c in 0..self.columns {
-            let h = self.column_height(occupied, c);
+            let h = self.height(occupied, c);
             let table = &self.heights[self.columns - c - 1];
             for v in 0..h {
                 rank += table.get(rest - v).copied().unwrap_or(0);
@@ -392,8 +400,7 @@ impl BoardRules {
             let occupied = board.x | board.o;
             for c in 0..self.columns {
                 let h = self.column_height(occupied, c);
-                let column: u64 = (0..self.rows).map(|r| 1u64 << (r * self.columns + c)).sum();
-                if (occupied & column).count_ones() as usize != h {
+                if self.height(occupied, c) != h {
                     return Err(format!("column {} has a floating piece", c + 1));
                 }
             }
@@ -531,12 +538,12 @@ impl BoardGame {
     ///
     /// # Errors
     /// [`Error::Limit`] when solving would need more than `max_bytes`.
-    pub fn solution(&self, max_bytes: u64) -> Result<Arc<Solution>> {
+    pub fn solution(&self, max_bytes: u64, progress: &dyn Progress) -> Result<Arc<Solution>> {
         let sizes: Vec<u64> = (0..self.rules.tier_count())
             .map(|t| self.rules.tier_size(t))
             .collect();
         crate::db::cached(&self.spec, &sizes, || {
-            tiered::solve(&*self.rules, None, max_bytes, &()).map_err(|e| match e {
+            tiered::solve(&*self.rules, None, max_bytes, progress).map_err(|e| match e {
                 Error::Limit(reason) => Error::Limit(format!("{}: {reason}", self.spec)),
                 other => other,
             })
@@ -544,7 +551,7 @@ impl BoardGame {
     }
 
     fn record(&self, board: Board) -> Result<Record> {
-        let solution = self.solution(QUERY_MAX_BYTES)?;
+        let solution = self.solution(QUERY_MAX_BYTES, &())?;
         Ok(solution.record(&*self.rules, &board))
     }
 }
@@ -654,13 +661,13 @@ impl BoardGame {
         })
     }
 
-    fn solve_report(&self, args: &[String], _progress: &dyn Progress) -> Result<SolveReport> {
+    fn solve_report(&self, args: &[String], progress: &dyn Progress) -> Result<SolveReport> {
         let start = if args.is_empty() {
             Board::default()
         } else {
             self.parse_board(args)?.board
         };
-        let solution = self.solution(SOLVE_MAX_BYTES)?;
+        let solution = self.solution(SOLVE_MAX_BYTES, progress)?;
         let rules = (*self.rules).clone().with_start(start);
         let record = solution.record(&rules, &start);
         let positions = tiered::reachable(&rules, None)?;

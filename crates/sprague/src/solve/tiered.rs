@@ -76,7 +76,9 @@ pub trait TieredGame: Sync {
     }
 
     /// Appends every position that has `position` as a child (at least those in the same
-    /// tier). Parents may be terminal positions; they are ignored.
+    /// tier). Parents must be positions that [`rank`](TieredGame::rank) accepts; they may be
+    /// terminal or illegal-but-rankable (their records are never undecided, so they are
+    /// ignored), and duplicates are harmless.
     fn parents(&self, _position: &Self::Position, _out: &mut Vec<Self::Position>) {}
 
     /// Whether a move can stay inside `tier`. `false` lets the solver decide the tier in one
@@ -379,7 +381,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
     fn new(game: &'a G, total: u64, progress: &'a dyn Progress) -> Self {
         let sizes: Vec<u64> = (0..game.tier_count()).map(|t| game.tier_size(t)).collect();
         let offsets = offsets(&sizes).unwrap_or_default();
-        let records = (0..total).map(|_| AtomicU16::new(INVALID)).collect();
+        let records = (0..total)
+            .into_par_iter()
+            .map(|_| AtomicU16::new(INVALID))
+            .collect();
         Solver {
             game,
             offsets,
