@@ -297,6 +297,19 @@ pub fn cached(
     tier_sizes: &[u64],
     compute: impl FnOnce() -> Result<Solution>,
 ) -> Result<Arc<Solution>> {
+    cached_in(database_dir().as_deref(), spec, tier_sizes, compute)
+}
+
+/// [`cached`] with the database directory given (`None`: memory only).
+///
+/// # Errors
+/// Whatever `compute` returns; [`Error::Io`] for a database in `dir` that is refused.
+pub fn cached_in(
+    dir: Option<&Path>,
+    spec: &str,
+    tier_sizes: &[u64],
+    compute: impl FnOnce() -> Result<Solution>,
+) -> Result<Arc<Solution>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<Solution>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     // Holding the lock through a solve makes concurrent first queries of one game wait for a
@@ -305,8 +318,7 @@ pub fn cached(
     if let Some(s) = map.get(spec) {
         return Ok(s.clone());
     }
-    let dir = database_dir();
-    let path = dir.as_ref().map(|d| d.join(file_name(spec)));
+    let path = dir.map(|d| d.join(file_name(spec)));
     let solution = match &path {
         Some(p) if p.exists() => load(p, spec, tier_sizes)?,
         _ => {
@@ -379,6 +391,36 @@ mod tests {
         std::fs::remove_file(&path).ok();
         let err = load(&path, "mnk:3,3,3", &sizes).unwrap_err();
         assert!(matches!(err, Error::Io { .. }));
+    }
+
+    #[test]
+    fn a_database_directory_saves_once_and_reopens() {
+        let rules = BoardRules::new(2, 2, 2, false).unwrap();
+        let sizes: Vec<u64> = (0..rules.tier_count())
+            .map(|t| rules.tier_size(t))
+            .collect();
+        let dir = temp("dir");
+        std::fs::create_dir_all(&dir).unwrap();
+        let spec = "test-only:2,2,2";
+        let path = dir.join(file_name(spec));
+        std::fs::remove_file(&path).ok();
+        let solve = || tiered::solve(&rules, Some(1), u64::MAX, &());
+        let first = cached_in(Some(&dir), spec, &sizes, solve).unwrap();
+        assert!(path.exists());
+        let reopened = load(&path, spec, &sizes).unwrap();
+        assert_eq!(reopened.records(), first.records());
+        // The second query comes from memory: compute is not called.
+        let again = cached_in(Some(&dir), spec, &sizes, || {
+            Err(Error::Internal("should not solve twice".into()))
+        })
+        .unwrap();
+        assert_eq!(again.records(), first.records());
+        // A corrupt file in the directory is refused by a fresh key.
+        let other = "test-only:corrupt";
+        std::fs::write(dir.join(file_name(other)), b"SPRAGUDBxx").unwrap();
+        let err = cached_in(Some(&dir), other, &sizes, solve).unwrap_err();
+        assert!(matches!(err, Error::Io { .. }), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
