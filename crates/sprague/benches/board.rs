@@ -3,7 +3,8 @@
 //! `cargo bench -p sprague --bench board`: criterion times tic-tac-toe; then single solves of
 //! `mnk:4,4,4` and of connect boards print positions per second, bytes per position and wall
 //! time, beside the baseline of plain memoised minimax (a hash map of positions) measured in
-//! the same run. `BOARD_BENCH_CONNECT=W,H,K` picks the connect board (default 5,5,4).
+//! the same run. `BOARD_BENCH_CONNECT=W,H,K` picks the connect board (default 5,5,4);
+//! `BOARD_BENCH_QUICK=1` runs only the `mnk:4,4,4` solves.
 
 use criterion::{criterion_group, Criterion};
 use sprague::games::mnk::{Board, BoardRules};
@@ -94,9 +95,16 @@ fn solve_figures(name: &str, rules: &BoardRules) -> Vec<u16> {
 }
 
 fn main() {
-    benches();
+    // BOARD_BENCH_QUICK=1 skips criterion and the baseline (for profiling).
+    let quick = std::env::var_os("BOARD_BENCH_QUICK").is_some();
+    if !quick {
+        benches();
+    }
     let rules = BoardRules::new(4, 4, 4, false).unwrap();
     solve_figures("mnk:4,4,4", &rules);
+    if quick {
+        return;
+    }
     let solution = tiered::solve(&rules, Some(1), u64::MAX, &()).unwrap();
     // 4×4 with lines of 4 is a tie; the memoised minimax baseline must agree.
     assert_eq!(

@@ -310,23 +310,24 @@ impl BoardRules {
     pub fn rank_board(&self, board: Board) -> (usize, u64) {
         let occupied = board.x | board.o;
         let n = occupied.count_ones() as usize;
-        // o's cells, renumbered among the occupied cells.
-        let mut compressed = 0u64;
+        // One pass over the occupied cells: the colex rank of the occupied set, and the colex
+        // rank of o's cells renumbered among them (branch-free: o's cells are unpredictable).
+        let (mut shape, mut colour) = (0u64, 0u64);
+        let (mut i, mut j) = (0usize, 0usize);
         let mut rest = occupied;
-        let mut j = 0;
         while rest != 0 {
-            let p = rest.trailing_zeros();
-            if board.o >> p & 1 == 1 {
-                compressed |= 1 << j;
-            }
+            let p = rest.trailing_zeros() as usize;
+            shape += self.binomial[p][j + 1];
+            let bit = (board.o >> p & 1) as usize;
+            i += bit;
+            colour += self.binomial[j][i] & 0u64.wrapping_sub(bit as u64);
             rest &= rest - 1;
             j += 1;
         }
-        let colours = self.binomial[n][n / 2];
-        (
-            n,
-            self.shape_rank(occupied) * colours + self.colex_rank(compressed),
-        )
+        if self.gravity {
+            shape = self.shape_rank(occupied);
+        }
+        (n, shape * self.binomial[n][n / 2] + colour)
     }
 
     /// The board of rank `index` in tier `n`, whatever its legality.
@@ -339,9 +340,7 @@ impl BoardRules {
         let mut j = 0;
         while rest != 0 {
             let p = rest.trailing_zeros();
-            if compressed >> j & 1 == 1 {
-                o |= 1 << p;
-            }
+            o |= (compressed >> j & 1) << p;
             rest &= rest - 1;
             j += 1;
         }
