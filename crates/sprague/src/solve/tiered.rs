@@ -888,6 +888,78 @@ pub fn reachable<G: TieredGame>(game: &G, threads: Option<usize>) -> Result<u64>
     })
 }
 
+/// Checks a game's ranking and un-moves at the given ranks of `tier`, as a sanity test for new
+/// games: unranking then ranking is the identity; every child of a position has it among its
+/// parents; every legal non-terminal parent has it among its children (all up to symmetry).
+/// Returns how many legal positions were checked.
+///
+/// # Errors
+/// [`Error::Internal`] naming the first violation by tier and rank.
+pub fn check_consistency<G: TieredGame>(
+    game: &G,
+    tier: usize,
+    indices: impl IntoIterator<Item = u64>,
+) -> Result<u64> {
+    let fail = |what: String| Err(Error::Internal(what));
+    let legal = |q: &G::Position| {
+        let (t, i) = game.rank(q);
+        game.unrank(t, i) == Some(*q)
+    };
+    let (mut checked, mut buffer, mut back) = (0u64, Vec::new(), Vec::new());
+    for index in indices {
+        let Some(p) = game.unrank(tier, index) else {
+            continue;
+        };
+        if game.rank(&p) != (tier, index) {
+            return fail(format!(
+                "tier {tier}, rank {index}: unrank then rank differs"
+            ));
+        }
+        checked += 1;
+        let canonical = game.canonical(&p);
+        if game.terminal(&p).is_none() {
+            buffer.clear();
+            game.children(&p, &mut buffer);
+            for c in &buffer {
+                let (ct, ci) = game.rank(c);
+                if ct < tier {
+                    return fail(format!(
+                        "tier {tier}, rank {index}: a child lies in earlier tier {ct}"
+                    ));
+                }
+                if !game.has_parents() {
+                    continue;
+                }
+                back.clear();
+                game.parents(c, &mut back);
+                if !back.iter().any(|q| game.canonical(q) == canonical) {
+                    return fail(format!(
+                        "tier {tier}, rank {index}: its child (tier {ct}, rank {ci}) does not list it as a parent"
+                    ));
+                }
+            }
+        }
+        if game.has_parents() {
+            buffer.clear();
+            game.parents(&p, &mut buffer);
+            for q in &buffer {
+                if !legal(q) || game.terminal(q).is_some() {
+                    continue;
+                }
+                back.clear();
+                game.children(q, &mut back);
+                if !back.iter().any(|c| game.canonical(c) == canonical) {
+                    let (qt, qi) = game.rank(q);
+                    return fail(format!(
+                        "tier {tier}, rank {index}: its parent (tier {qt}, rank {qi}) has no move to it"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(checked)
+}
+
 /// An explicit game given by its graph, with vertices grouped into tiers: for tests, for the
 /// `solve FILE` style of input and for games too irregular to rank.
 ///
@@ -1217,6 +1289,32 @@ mod tests {
         let options = vec![vec![1, 2], vec![2], vec![], vec![0]];
         let game = ExplicitGame::new(options, vec![None; 4], vec![0; 4]).unwrap();
         assert_eq!(reachable(&game, Some(1)).unwrap(), 3);
+    }
+
+    #[test]
+    fn consistency_check_finds_bad_un_moves() {
+        let game = random_game(5, 30, true).with_parents();
+        for tier in 0..game.tier_count() {
+            let n = game.tier_size(tier);
+            assert_eq!(check_consistency(&game, tier, 0..n).unwrap(), n);
+        }
+        let mut broken = game.clone();
+        let reverse = broken.reverse.as_mut().unwrap();
+        let v = (0..reverse.len())
+            .find(|&v| !reverse[v].is_empty())
+            .unwrap();
+        reverse[v].clear();
+        let errors = (0..broken.tier_count())
+            .filter(|&t| check_consistency(&broken, t, 0..broken.tier_size(t)).is_err())
+            .count();
+        assert!(errors > 0);
+        let mut broken = game.clone();
+        broken.reverse.as_mut().unwrap()[0].push(1);
+        broken.options[1].retain(|&w| w != 0);
+        let errors = (0..broken.tier_count())
+            .filter(|&t| check_consistency(&broken, t, 0..broken.tier_size(t)).is_err())
+            .count();
+        assert!(errors > 0);
     }
 
     #[test]
