@@ -66,14 +66,16 @@ fn solve_figures(name: &str, rules: &BoardRules) -> Vec<u16> {
     for threads in [1, 2] {
         let solution = tiered::solve(rules, Some(threads), u64::MAX, &()).unwrap();
         let s = &solution.stats;
+        let start = solution.record(rules, &Board::default());
         println!(
-            "{name}: {threads} thread(s): {} positions ({} legal) in {:.2} s, {:.2e} positions/s, {:.2} bytes/position, start {:?}",
+            "{name}: {threads} thread(s): {} positions ({} legal) in {:.2} s, {:.2e} positions/s, {:.2} bytes/position, start {:?} in {:?}",
             s.indices,
             s.positions,
             s.elapsed.as_secs_f64(),
             s.positions_per_second(),
             s.bytes_per_position(),
-            solution.record(rules, &Board::default()),
+            start.value(),
+            start.remoteness(),
         );
         // Both runs must agree exactly.
         match &records {

@@ -26,6 +26,19 @@
 //! # Symmetry
 //! [`TieredGame::canonical`] maps a position to the representative of its symmetry class. Only
 //! canonical positions are solved; queries canonicalise first.
+//!
+//! # Adding a game
+//! - Split positions into tiers so that no move leads to an earlier tier (piece counts usually
+//!   do), and rank each tier densely; return `None` from `unrank` for ranks that are not legal.
+//! - Say which tiers are loopy ([`TieredGame::is_loopy`]): acyclic tiers are solved in one pass.
+//! - Provide un-moves ([`TieredGame::parents`]) for loopy tiers, or the solver stores a reverse
+//!   graph of the tier (16 bytes an edge).
+//! - Optionally provide [`TieredGame::canonical`] for symmetry.
+//! - Test with [`check_consistency`] over each tier, and against a plain search on small cases.
+//! - Save and reopen results with [`crate::db`].
+//!
+//! Memory: 2 bytes a rank for the records, plus, while a loopy tier is solved, 1 byte a rank of
+//! that tier for the counters and the frontier lists.
 
 use crate::error::{Error, Result};
 use crate::game::{Outcome, Terminal};
