@@ -175,19 +175,19 @@ pub fn run_with(
                 let mut undone = false;
                 while history.len() > 1 {
                     history.pop();
+                    undone = true;
                     if history.last().is_some_and(|t| t.human_to_move) {
-                        undone = true;
                         break;
                     }
+                }
+                // Back at the start after 'engine': the human now has the first move.
+                if let [first] = history.as_mut_slice() {
+                    first.human_to_move = true;
                 }
                 if undone {
                     writeln!(output, "Move taken back.")?;
                     shown = false;
                 } else {
-                    // Reached the start, where the engine was to move: make it the human's.
-                    if let Some(first) = history.first_mut() {
-                        first.human_to_move = true;
-                    }
                     writeln!(output, "Nothing to undo.")?;
                 }
             }
@@ -290,6 +290,17 @@ mod tests {
         assert!(out.contains("You play b2."), "{out}");
         assert!(out.contains("The engine plays"), "{out}");
         assert!(out.contains("Move taken back."), "{out}");
+        assert!(
+            out.contains("Legal moves: a3, b3, c3, a2, b2, c2, a1, b1, c1"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn undo_after_the_engine_opened_returns_to_the_start() {
+        let out = session(&["mnk:3,3,3"], "engine\nundo\nundo\nmoves\nquit\n", 2);
+        assert!(out.contains("Move taken back.\n"), "{out}");
+        assert!(out.contains("Nothing to undo."), "{out}");
         assert!(
             out.contains("Legal moves: a3, b3, c3, a2, b2, c2, a1, b1, c1"),
             "{out}"
