@@ -182,6 +182,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Play against a perfect opponent in the terminal, with hints on request.
+    #[command(
+        after_help = "In the game, type a move as 'moves' lists it (a cell such as b2 for boards, a column\nnumber for connect, '7 -> 2+3' style for heaps), or: hint, moves, engine, undo, help, quit.\n\nExamples:\n  sprague play mnk:3,3,3\n  sprague play kayles 7 5 --seed 1\n  sprague play nim 3 4 5 --misere"
+    )]
+    Play {
+        /// GAME [POSITION...]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+        words: Vec<String>,
+        /// Misère play: the player unable to move wins.
+        #[arg(long)]
+        misere: bool,
+        /// Seed for the engine's random choice among equally good moves.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+    },
     /// Every game spec with its parameters, position syntax and a summary.
     Catalog {
         /// Print JSON.

@@ -118,6 +118,18 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             output::josephus(n, k, &answer, json)
         }
+        Command::Play {
+            mut words,
+            misere,
+            seed,
+        } => {
+            if misere {
+                words.push("--misere".into());
+            }
+            let mut input = std::io::stdin().lock();
+            let mut output = std::io::stdout().lock();
+            crate::play::run(&words, seed, &mut input, &mut output)
+        }
         Command::Catalog { json } => output::catalog(&spec::catalog(), json),
     }
 }

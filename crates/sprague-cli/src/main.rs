@@ -3,6 +3,7 @@
 mod cli;
 mod commands;
 mod output;
+mod play;
 mod progress;
 
 use clap::Parser;

@@ -257,3 +257,35 @@ fn classic_games_answer_with_winning_moves() {
     let v = sprague_json(&["value", "nim", "5", "5", "1", "--misere", "--json"]);
     assert_eq!(v["outcome"], "N");
 }
+
+#[test]
+fn play_a_whole_game_of_tic_tac_toe_through_stdin_and_never_win() {
+    // The human plays the first free cell in reading order, whatever happens; the engine must
+    // win or draw from either side.
+    let cells = ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"];
+    for seed in ["1", "2", "3"] {
+        for engine_first in [false, true] {
+            let mut script = String::new();
+            if engine_first {
+                script.push_str("engine\n");
+            }
+            for cell in cells {
+                script.push_str(cell);
+                script.push('\n');
+            }
+            script.push_str("quit\n");
+            let run = crate::common::sprague_with_input(
+                &["play", "mnk:3,3,3", "--seed", seed],
+                Some(&script),
+            );
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            let text = run.stdout.to_lowercase();
+            assert!(text.contains("game over"), "the game ends: {}", run.stdout);
+            assert!(
+                !text.contains("you win"),
+                "the human must never win: {}",
+                run.stdout
+            );
+        }
+    }
+}

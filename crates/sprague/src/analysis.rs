@@ -126,6 +126,11 @@ pub trait Standalone: Send + Sync + fmt::Display {
     /// Every legal move.
     fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>>;
 
+    /// The position drawn for a terminal (for `sprague play`); the position syntax by default.
+    fn render(&self) -> String {
+        self.to_string()
+    }
+
     /// The moves a perfect player may choose. The default keeps the moves to `P` positions.
     fn winning_moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
         let mut out = Vec::new();

@@ -23,6 +23,7 @@
 
 pub mod analysis;
 pub mod counting;
+pub mod db;
 pub mod error;
 pub mod game;
 pub mod games;
@@ -30,6 +31,7 @@ pub mod heap;
 pub mod josephus;
 pub mod misere;
 pub mod nimber;
+pub mod play;
 pub mod progress;
 pub mod solve;
 pub mod spec;

@@ -3,11 +3,13 @@
 pub mod cards;
 pub mod circle;
 pub mod coins;
+pub mod connect;
 pub mod ends;
 pub mod fibonacci;
 pub mod flipping;
 pub mod grundy;
 pub mod median;
+pub mod mnk;
 pub mod moore;
 pub mod nim;
 pub mod octal;
@@ -38,5 +40,7 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(tartan::TartanFamily),
         Box::new(flipping::FlipFamily),
         Box::new(cards::CardsFamily),
+        Box::new(mnk::MnkFamily),
+        Box::new(connect::ConnectFamily),
     ]
 }

@@ -14,6 +14,7 @@ pub mod loopy;
 pub mod report;
 pub mod retrograde;
 pub mod sum;
+pub mod tiered;
 
 pub use dag::{MisereOutcomes, NimValues};
 pub use graph::{explore, Explored, Graph};
