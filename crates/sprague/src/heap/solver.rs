@@ -110,7 +110,7 @@ impl HeapSolver {
                 return Ok(st);
             }
             let len = st.table.len();
-            if len > self.auto_limit {
+            if len > self.auto_limit || (self.bounds.is_none() && n > self.auto_limit) {
                 let why = if self.bounds.is_some() {
                     "and no period was certified up to there"
                 } else {
@@ -124,7 +124,7 @@ impl HeapSolver {
             // With a certificate, grow geometrically so a period is found early; otherwise
             // tabulate what is asked.
             let next = if self.bounds.is_some() {
-                (len + len / 4).max(FIRST_STEP).max(len + 1)
+                (len + len / 8).max(FIRST_STEP).max(len + 1)
             } else {
                 n.saturating_add(1).max(len + len / 4)
             };
@@ -174,7 +174,7 @@ impl HeapValues for HeapSolver {
             if len > max {
                 return Ok(PeriodSearch::NotCertified { checked_to: max });
             }
-            let next = (len + len / 4).max(FIRST_STEP).min(max.saturating_add(1));
+            let next = (len + len / 8).max(FIRST_STEP).min(max.saturating_add(1));
             st.grow(next - 1, Some(bounds), progress)?;
         }
     }
