@@ -22,6 +22,9 @@ pub fn strips_code(lengths: &[u64]) -> std::result::Result<Code, String> {
     if set.first() == Some(&0) {
         return Err("stripe lengths must be at least 1".into());
     }
+    if set.last() == Some(&u64::MAX) {
+        return Err("stripe lengths must be below 2^64-1".into());
+    }
     let runs = set
         .iter()
         .map(|&t| Run {

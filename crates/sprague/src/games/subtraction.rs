@@ -377,6 +377,7 @@ mod tests {
             "bash:99999999999999999999",
             "bash:-1",
             "sub:99999999999999999999",
+            "sub:18446744073709551615",
         ] {
             assert!(
                 matches!(parse_game(bad), Err(Error::Spec { .. })),

@@ -176,6 +176,9 @@ impl Code {
         if set[0] == 0 {
             return Err("0 is not a move: every move must take at least one token".into());
         }
+        if set.last() == Some(&u64::MAX) {
+            return Err("move sizes must be below 2^64-1".into());
+        }
         let runs = set
             .iter()
             .map(|&t| Run {

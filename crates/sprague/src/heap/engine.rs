@@ -148,11 +148,20 @@ fn generic_value(rules: &dyn HeapRules, values: &[u32], n: u64) -> Result<u32> {
 struct Marks {
     words: Vec<u64>,
     touched: Vec<usize>,
+    /// Every mark is in the first [`DENSE_WORDS`] words, which `clear` zeroes wholesale.
+    dense: bool,
 }
+
+/// Below 64·DENSE_WORDS values the marks are cleared as a block (a power of two).
+const DENSE_WORDS: usize = 64;
 
 impl Marks {
     #[inline]
     fn set(&mut self, v: u32) {
+        if self.dense {
+            self.words[(v >> 6) as usize] |= 1 << (v & 63);
+            return;
+        }
         let w = (v >> 6) as usize;
         if w >= self.words.len() {
             self.words.resize(w + 1, 0);
@@ -167,6 +176,12 @@ impl Marks {
         if src.len() > self.words.len() {
             self.words.resize(src.len(), 0);
         }
+        if self.dense {
+            for (w, &s) in self.words.iter_mut().zip(src) {
+                *w |= s;
+            }
+            return;
+        }
         for (w, &s) in src.iter().enumerate() {
             if s != 0 {
                 if self.words[w] == 0 {
@@ -178,6 +193,9 @@ impl Marks {
     }
 
     fn clear(&mut self) {
+        if self.dense {
+            self.words[..DENSE_WORDS].fill(0);
+        }
         for &w in &self.touched {
             self.words[w] = 0;
         }
@@ -287,7 +305,8 @@ impl Window {
 /// Per-code state of the bitset engine.
 struct CodeEngine {
     take_all: Vec<(u64, u64)>,
-    short: Vec<(u64, u64)>,
+    /// Amounts of short leave-one runs, sorted, marked one by one.
+    short: Vec<u64>,
     windows: Vec<Window>,
     split2: Vec<u64>,
     split3: Vec<u64>,
@@ -340,7 +359,7 @@ impl CodeEngine {
                         set: LevelSet::default(),
                     });
                 } else {
-                    e.short.push((r.lo, r.hi));
+                    e.short.extend(r.lo..=r.hi);
                 }
             }
             // Code::new bounds the number of splitting amounts.
@@ -396,17 +415,28 @@ impl CodeEngine {
 
         let marks = &mut self.marks;
         marks.clear();
+        // Few distinct values: clear a dense block instead of tracking touched words. Values
+        // and the stride only grow, so once sparse the marks stay sparse.
+        let dense_words = ((self.max_value as usize) >> 6) + 1;
+        marks.dense = dense_words.max(self.stride) <= DENSE_WORDS;
+        if marks.dense {
+            marks.words.resize(DENSE_WORDS, 0);
+        }
         if n >= 1 {
             let i = self.take_all.partition_point(|&(_, hi)| hi < n);
             if matches!(self.take_all.get(i), Some(&(lo, _)) if lo <= n) {
                 marks.set(0);
             }
         }
-        for &(lo, hi) in &self.short {
-            if lo >= n {
-                break;
+        let below = self.short.partition_point(|&t| t < n);
+        if marks.dense {
+            let words = &mut marks.words[..DENSE_WORDS];
+            for &t in &self.short[..below] {
+                let v = values[(n - t) as usize] as usize;
+                words[(v >> 6) & (DENSE_WORDS - 1)] |= 1 << (v & 63);
             }
-            for t in lo..=hi.min(n - 1) {
+        } else {
+            for &t in &self.short[..below] {
                 marks.set(values[(n - t) as usize]);
             }
         }
@@ -498,17 +528,19 @@ fn pair_row(values: &[u32], s: usize, unequal: bool, bits: u32, row: &mut [u64])
         };
         let mut acc = 0u64;
         for (x, y) in low.chunks(512).zip(high.rchunks(512)) {
-            let (mut a0, mut a1) = (0u64, 0u64);
-            let mut pairs = x.iter().zip(y.iter().rev());
-            while let (Some((p, q)), Some((r, t))) = (pairs.next(), pairs.next()) {
-                a0 |= 1u64 << ((p ^ q) & 63);
-                a1 |= 1u64 << ((r ^ t) & 63);
+            let mut a = [0u64; 4];
+            let quads = x.chunks_exact(4).zip(y.rchunks_exact(4));
+            for (p, q) in quads {
+                a[0] |= 1u64 << ((p[0] ^ q[3]) & 63);
+                a[1] |= 1u64 << ((p[1] ^ q[2]) & 63);
+                a[2] |= 1u64 << ((p[2] ^ q[1]) & 63);
+                a[3] |= 1u64 << ((p[3] ^ q[0]) & 63);
             }
-            if x.len() % 2 == 1 {
-                let (p, q) = (x[x.len() - 1], y[0]);
-                a0 |= 1u64 << ((p ^ q) & 63);
+            let done = x.len() / 4 * 4;
+            for (i, p) in x[done..].iter().enumerate() {
+                a[0] |= 1u64 << ((p ^ y[y.len() - 1 - done - i]) & 63);
             }
-            acc |= a0 | a1;
+            acc |= a[0] | a[1] | a[2] | a[3];
             if acc == full {
                 break;
             }

@@ -1,4 +1,12 @@
 //! Heap games: subtraction and take-and-break games, their value tables and certified periods.
+//!
+//! - [`HeapRules`]: the moves from one heap, as lists of the heaps left; any ruleset works.
+//! - [`Code`]: take-and-break codes (`0.77`, `4.0F`, subtraction sets, "all but" sets, Grundy's
+//!   game), which select the fast bitset engine of [`Tabulation`].
+//! - [`find_period`]: the least certified period of a table; the module docs of the certificate
+//!   derive the bound h·n0 + h·p + k for moves leaving up to h heaps.
+//! - [`HeapSolver`], [`HeapGame`], [`HeapComponent`]: one game's cached values for the
+//!   command line; a certified period answers heaps up to 2^64 − 1.
 
 use crate::error::Result;
 use crate::progress::Progress;

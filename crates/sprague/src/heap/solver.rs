@@ -110,7 +110,7 @@ impl HeapSolver {
                 return Ok(st);
             }
             let len = st.table.len();
-            if len > self.auto_limit {
+            if len > self.auto_limit || (self.bounds.is_none() && n > self.auto_limit) {
                 let why = if self.bounds.is_some() {
                     "and no period was certified up to there"
                 } else {
@@ -124,7 +124,7 @@ impl HeapSolver {
             // With a certificate, grow geometrically so a period is found early; otherwise
             // tabulate what is asked.
             let next = if self.bounds.is_some() {
-                (len + len / 4).max(FIRST_STEP).max(len + 1)
+                (len + len / 8).max(FIRST_STEP).max(len + 1)
             } else {
                 n.saturating_add(1).max(len + len / 4)
             };
@@ -174,7 +174,7 @@ impl HeapValues for HeapSolver {
             if len > max {
                 return Ok(PeriodSearch::NotCertified { checked_to: max });
             }
-            let next = (len + len / 4).max(FIRST_STEP).min(max.saturating_add(1));
+            let next = (len + len / 8).max(FIRST_STEP).min(max.saturating_add(1));
             st.grow(next - 1, Some(bounds), progress)?;
         }
     }
@@ -556,6 +556,115 @@ impl Component for HeapComponent {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heap::testing::values_of;
+    use proptest::prelude::*;
+
+    /// A code's rules without the code, so the generic engine runs.
+    struct OptionsOnly(Code);
+
+    impl HeapRules for OptionsOnly {
+        fn options(&self, n: u64) -> Vec<Vec<u64>> {
+            self.0.options(n)
+        }
+    }
+
+    struct Backwards;
+
+    impl HeapRules for Backwards {
+        fn options(&self, n: u64) -> Vec<Vec<u64>> {
+            vec![vec![n]]
+        }
+    }
+
+    fn texts(moves: Vec<ComponentMove>) -> Vec<String> {
+        let mut t: Vec<String> = moves.into_iter().map(|m| m.text).collect();
+        t.sort();
+        t
+    }
+
+    #[test]
+    fn rules_that_do_not_shrink_heaps_are_reported() {
+        let mut t = Tabulation::new(Arc::new(Backwards));
+        assert!(matches!(t.extend_to(3, &()), Err(Error::Cycle(_))));
+    }
+
+    #[test]
+    fn huge_heaps_of_periodic_subtraction_games_answer_from_the_period() {
+        let solver = Arc::new(HeapSolver::new(
+            "sub:1,3,4",
+            Arc::new(Code::subtraction(&[1, 3, 4]).unwrap()),
+        ));
+        let pattern = [0, 1, 0, 1, 2, 3, 2];
+        for n in [10u64.pow(15), u64::MAX, u64::MAX - 3] {
+            let heap = HeapComponent::new(solver.clone(), n);
+            assert_eq!(
+                heap.nim_value().unwrap(),
+                NimValue::Finite(pattern[(n % 7) as usize])
+            );
+            for target in 0..4 {
+                let fast = texts(heap.options_with_value(target, 100).unwrap());
+                let slow = texts(
+                    heap.options(100)
+                        .unwrap()
+                        .into_iter()
+                        .filter(|o| {
+                            crate::analysis::parts_value(&o.parts).unwrap()
+                                == NimValue::Finite(target)
+                        })
+                        .collect(),
+                );
+                assert_eq!(fast, slow, "heap {n} target {target}");
+            }
+        }
+    }
+
+    #[test]
+    fn allbut_heaps_past_the_table_are_a_limit() {
+        let solver = Arc::new(HeapSolver::new(
+            "allbut:2",
+            Arc::new(Code::all_but(&[2]).unwrap()),
+        ));
+        let heap = HeapComponent::new(solver.clone(), 1 << 40);
+        assert!(matches!(heap.nim_value(), Err(Error::Limit(_))));
+        assert!(matches!(
+            solver.period(1000, &()).unwrap(),
+            PeriodSearch::NotCertified { checked_to: 1000 }
+        ));
+    }
+
+    #[test]
+    fn tables_carry_the_period_they_certify() {
+        let solver = HeapSolver::new("kayles", Arc::new(Code::parse("0.77").unwrap()));
+        let short = solver.table(100, &()).unwrap();
+        assert_eq!(short.values.len(), 101);
+        assert_eq!(short.period, None); // needs 2·71 + 2·12 + 2 = 168 values
+        let long = solver.table(200, &()).unwrap();
+        assert_eq!(
+            long.period.map(|p| (p.preperiod, p.period, p.certified_at)),
+            Some((71, 12, 167))
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+
+        #[test]
+        fn the_generic_engine_agrees_with_the_code_engine(
+            d0 in prop_oneof![Just(0u8), Just(4), Just(8), Just(12)],
+            digits in prop::collection::vec(0u8..16, 1..=4),
+        ) {
+            let runs = digits
+                .iter()
+                .enumerate()
+                .map(|(i, &d)| crate::heap::Run { lo: i as u64 + 1, hi: i as u64 + 1, digit: d })
+                .collect();
+            let code = Code::new(d0, runs).unwrap();
+            let mut generic = Tabulation::new(Arc::new(OptionsOnly(code.clone())));
+            generic.extend_to(120, &()).unwrap();
+            let generic: Vec<u64> = generic.values().iter().map(|&g| g as u64).collect();
+            prop_assert_eq!(generic, values_of(&code, 120));
+        }
+    }
 
     #[test]
     fn option_counts_match_the_listed_options() {
