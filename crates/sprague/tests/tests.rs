@@ -1,3 +1,4 @@
 //! Integration tests of the library, as one binary.
 
 mod robustness;
+mod seeds;
