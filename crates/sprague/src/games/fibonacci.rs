@@ -284,13 +284,7 @@ impl Family for FibFamily {
         name: &str,
         params: Option<&str>,
     ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "fib" {
-            return None;
-        }
-        Some(match params {
-            Some(_) => Err(Error::spec(spec, "fib takes no parameters")),
-            None => Ok(Arc::new(FibGame)),
-        })
+        crate::spec::build_without_params(spec, name, params, "fib", || Arc::new(FibGame))
     }
 }
 

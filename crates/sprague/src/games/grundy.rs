@@ -4,7 +4,7 @@
 //! argument does not apply and no period is ever reported; none is known.
 
 use crate::analysis::GameDef;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::heap::{Code, HeapGame};
 use crate::spec::{CatalogEntry, Family};
 use std::sync::Arc;
@@ -29,12 +29,8 @@ impl Family for GrundyFamily {
         name: &str,
         params: Option<&str>,
     ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "grundy" {
-            return None;
-        }
-        Some(match params {
-            Some(_) => Err(Error::spec(spec, "grundy takes no parameters")),
-            None => Ok(Arc::new(HeapGame::new("grundy", Arc::new(Code::grundy())))),
+        crate::spec::build_without_params(spec, name, params, "grundy", || {
+            Arc::new(HeapGame::new("grundy", Arc::new(Code::grundy())))
         })
     }
 }
@@ -71,7 +67,7 @@ mod tests {
         let position = crate::spec::parse_position(&["grundy", "1000000000000"]).unwrap();
         let err = crate::analysis::value(&position, crate::game::Play::Normal).unwrap_err();
         assert!(
-            matches!(err, Error::Limit(ref m) if m.contains("no period certificate")),
+            matches!(err, crate::Error::Limit(ref m) if m.contains("no period certificate")),
             "{err}"
         );
     }

@@ -231,13 +231,7 @@ impl Family for MedianFamily {
         name: &str,
         params: Option<&str>,
     ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "median" {
-            return None;
-        }
-        Some(match params {
-            Some(_) => Err(Error::spec(spec, "median takes no parameters")),
-            None => Ok(Arc::new(MedianGame)),
-        })
+        crate::spec::build_without_params(spec, name, params, "median", || Arc::new(MedianGame))
     }
 }
 

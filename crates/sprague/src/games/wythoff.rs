@@ -389,13 +389,7 @@ impl Family for WythoffFamily {
         name: &str,
         params: Option<&str>,
     ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "wythoff" {
-            return None;
-        }
-        Some(match params {
-            Some(_) => Err(Error::spec(spec, "wythoff takes no parameters")),
-            None => Ok(Arc::new(WythoffGame)),
-        })
+        crate::spec::build_without_params(spec, name, params, "wythoff", || Arc::new(WythoffGame))
     }
 }
 

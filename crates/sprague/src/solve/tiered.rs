@@ -41,7 +41,7 @@
 //! that tier for the counters and the frontier lists.
 
 use crate::error::{Error, Result};
-use crate::game::{Outcome, Terminal};
+use crate::game::Terminal;
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -106,29 +106,7 @@ pub trait TieredGame: Sync {
     }
 }
 
-/// The value of a position for the player to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    /// The player to move wins.
-    Win,
-    /// The player to move loses.
-    Lose,
-    /// The game ends in a tie.
-    Tie,
-    /// Play never ends.
-    Draw,
-}
-
-impl Value {
-    /// The outcome class: win `N`, lose `P`, tie or draw `D`.
-    pub const fn outcome(self) -> Outcome {
-        match self {
-            Value::Win => Outcome::N,
-            Value::Lose => Outcome::P,
-            Value::Tie | Value::Draw => Outcome::D,
-        }
-    }
-}
+pub use crate::solve::retrograde::Value;
 
 /// A solved position: value (2 bits) and remoteness (14 bits) in one `u16`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
