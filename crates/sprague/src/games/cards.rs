@@ -18,6 +18,7 @@ use crate::progress::Progress;
 use crate::solve::graph::explore;
 use crate::solve::loopy::{loopy_values, LoopyValues};
 use crate::solve::retrograde::{retrograde, Counts, Retrograde, Value};
+use crate::solve::tiered::TieredGame;
 use crate::spec::{parse_u64, CatalogEntry, Family};
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
@@ -243,6 +244,77 @@ impl TwoPlayer for Packed {
             .iter()
             .map(|(_, _, p)| self.0.pack_position(p))
             .collect()
+    }
+}
+
+/// The card game ranked densely for the tiered retrograde solver
+/// ([`crate::solve::tiered`]): one loopy tier of (mover's hand, opponent's hand, y), hands ranked
+/// among the sorted hands.
+pub struct RankedCards {
+    cards: Cards,
+    hands: Vec<Vec<u8>>,
+}
+
+impl RankedCards {
+    /// The ranking for these rules.
+    pub fn new(cards: Cards) -> Self {
+        RankedCards {
+            cards,
+            hands: multisets(cards.n, cards.m),
+        }
+    }
+
+    fn hand_rank(&self, hand: &[u8]) -> u64 {
+        // `multisets` lists sorted hands in lexicographic order, and positions keep hands sorted.
+        self.hands
+            .binary_search_by(|h| h.as_slice().cmp(hand))
+            .unwrap_or(0) as u64
+    }
+}
+
+impl TieredGame for RankedCards {
+    /// Positions travel packed (see [`Cards`]'s packing), since the solver wants `Copy` values.
+    type Position = u128;
+
+    fn tier_count(&self) -> usize {
+        1
+    }
+
+    fn tier_size(&self, _tier: usize) -> u64 {
+        let hands = self.hands.len() as u64;
+        hands * hands * u64::from(self.cards.m)
+    }
+
+    fn unrank(&self, _tier: usize, index: u64) -> Option<u128> {
+        let m = u64::from(self.cards.m);
+        let hands = self.hands.len() as u64;
+        let rest = index / m;
+        Some(self.cards.pack_position(&CardsPosition {
+            mover: self.hands[(rest / hands) as usize].clone(),
+            opponent: self.hands[(rest % hands) as usize].clone(),
+            last: (index % m) as u8,
+        }))
+    }
+
+    fn rank(&self, &key: &u128) -> (usize, u64) {
+        let position = self.cards.unpack(key);
+        let m = u64::from(self.cards.m);
+        let hands = self.hands.len() as u64;
+        let pair = self.hand_rank(&position.mover) * hands + self.hand_rank(&position.opponent);
+        (0, pair * m + u64::from(position.last))
+    }
+
+    fn start(&self) -> u128 {
+        self.cards
+            .pack_position(&CardsGame::new(self.cards).default_start())
+    }
+
+    fn terminal(&self, key: &u128) -> Option<Terminal> {
+        Packed(self.cards).terminal(key)
+    }
+
+    fn children(&self, key: &u128, out: &mut Vec<u128>) {
+        out.extend(Packed(self.cards).options(key));
     }
 }
 
@@ -804,5 +876,29 @@ mod tests {
         };
         assert!(matches!(s.evaluate(Play::Normal), Err(Error::Limit(_))));
         assert!(s.moves(Play::Normal).unwrap().len() == 1);
+    }
+
+    #[test]
+    fn the_tiered_solver_agrees_with_the_table_on_every_state() {
+        let cards = Cards::new(2, 10).unwrap();
+        let game = CardsGame::new(cards);
+        let ranked = RankedCards::new(cards);
+        let solution = crate::solve::tiered::solve(&ranked, Some(1), 1 << 30, &()).unwrap();
+        let mut checked = 0;
+        for index in 0..ranked.tier_size(0) {
+            let key = ranked.unrank(0, index).unwrap();
+            assert_eq!(ranked.rank(&key), (0, index));
+            let position = cards.unpack(key);
+            let expected = game.solve_position(&position).unwrap();
+            let record = solution.record_at(0, index);
+            assert_eq!(record.value().outcome(), expected.outcome, "{position}");
+            assert_eq!(
+                record.remoteness().map(u64::from),
+                expected.remoteness,
+                "{position}"
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 30250);
     }
 }
