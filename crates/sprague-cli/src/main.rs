@@ -1,1 +1,44 @@
-fn main() {}
+//! The `sprague` command line: parse, call the library, format. No game logic lives here.
+
+mod cli;
+mod commands;
+mod output;
+mod play;
+mod progress;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args = cli::Cli::parse();
+    match commands::run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            if is_broken_pipe(&error) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("sprague: {error:#}");
+            ExitCode::from(exit_code(&error))
+        }
+    }
+}
+
+/// 2 for bad input (the library's user errors, unreadable files), 1 for anything else.
+fn exit_code(error: &anyhow::Error) -> u8 {
+    for cause in error.chain() {
+        if let Some(e) = cause.downcast_ref::<sprague::Error>() {
+            return if e.is_user_error() { 2 } else { 1 };
+        }
+        if cause.downcast_ref::<commands::BadInput>().is_some() {
+            return 2;
+        }
+    }
+    1
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

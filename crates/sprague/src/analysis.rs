@@ -22,8 +22,14 @@ use std::sync::Arc;
 /// The most options a query lists before it gives up with [`Error::Limit`].
 pub const OPTION_LIMIT: usize = 100_000;
 
+/// How many part-positions the winning moves of one report may print in all (moves × parts).
+pub const LISTING_BUDGET: usize = 1_000_000;
+
+/// The fewest winning moves a report lists when there are that many, however large the sum.
+pub const MIN_LISTED_MOVES: usize = 10;
+
 /// The most positions the misère direct search stores.
-pub const MISERE_POSITION_LIMIT: usize = 2_000_000;
+pub const MISERE_POSITION_LIMIT: usize = 50_000;
 
 /// A shared, type-erased summand.
 pub type ComponentRef = Arc<dyn Component>;
@@ -64,6 +70,13 @@ pub trait Component: Send + Sync + fmt::Display {
             }
         }
         Ok(out)
+    }
+
+    /// Whether misère sums containing this part follow the SJ (Anti-SG) rule, i.e. whether every
+    /// position reachable from it meets the conditions of [`crate::misere`]. The default checks
+    /// them by a bounded search; games where they are proven (Nim) answer at once.
+    fn misere_sj(&self) -> Result<bool> {
+        crate::misere::conditions_hold(self)
     }
 }
 
@@ -112,6 +125,11 @@ pub trait Standalone: Send + Sync + fmt::Display {
 
     /// Every legal move.
     fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>>;
+
+    /// The position drawn for a terminal (for `sprague play`); the position syntax by default.
+    fn render(&self) -> String {
+        self.to_string()
+    }
 
     /// The moves a perfect player may choose. The default keeps the moves to `P` positions.
     fn winning_moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
@@ -162,6 +180,12 @@ pub trait GameDef: Send + Sync {
     /// The JSON of a position made of these parts. The default is the array of the parts.
     fn position_json(&self, parts: &[ComponentRef]) -> Json {
         Json::Array(parts.iter().map(|p| p.to_json()).collect())
+    }
+
+    /// Puts the parts of a position in canonical form after a move changed them. The default keeps
+    /// them as they are; coin-turning games sort their heads and cancel two heads on one coin.
+    fn normalize(&self, parts: Vec<ComponentRef>) -> Vec<ComponentRef> {
+        parts
     }
 
     /// Single-heap values, for heap games (`table`, `period`).
@@ -223,7 +247,7 @@ impl Position {
     }
 
     /// The parts of a sum, flattened, with their segment index.
-    fn parts(&self) -> Vec<(usize, ComponentRef)> {
+    pub(crate) fn parts(&self) -> Vec<(usize, ComponentRef)> {
         match self {
             Position::Sum(segments) => segments
                 .iter()
@@ -235,7 +259,7 @@ impl Position {
     }
 
     /// This sum with flattened part `index` replaced by `replacement`.
-    fn replace(&self, index: usize, replacement: &[ComponentRef]) -> Position {
+    pub(crate) fn replace(&self, index: usize, replacement: &[ComponentRef]) -> Position {
         let Position::Sum(segments) = self else {
             return self.clone();
         };
@@ -246,6 +270,7 @@ impl Position {
                 segment
                     .parts
                     .splice(index - seen..=index - seen, replacement.iter().cloned());
+                segment.parts = segment.game.normalize(std::mem::take(&mut segment.parts));
                 break;
             }
             seen += segment.parts.len();
@@ -285,6 +310,9 @@ pub struct MoveReport {
     /// Which summand moved (0-based, in the order given), for sums.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub component: Option<usize>,
+    /// The position after the move, as command-line text.
+    #[serde(skip)]
+    pub display: String,
 }
 
 /// The answer to `sprague value`.
@@ -309,6 +337,10 @@ pub struct ValueReport {
     pub remoteness: Option<u64>,
     /// Every winning move.
     pub winning_moves: Vec<MoveReport>,
+    /// Set when some part has too many winning moves to list (a huge heap that splits): says
+    /// which; the outcome and nim value are still exact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winning_moves_omitted: Option<String>,
 }
 
 /// One option, as `sprague moves` reports it.
@@ -322,6 +354,9 @@ pub struct OptionReport {
     /// Which summand moved, for sums.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub component: Option<usize>,
+    /// The position after the move, as command-line text.
+    #[serde(skip)]
+    pub display: String,
     /// The outcome of the position after the move (for the player then to move).
     pub outcome: Outcome,
     /// Its nim value, where finite.
@@ -377,6 +412,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                     text,
                     position: next.to_json(),
                     component: None,
+                    display: Position::Single(next).to_string(),
                 })
                 .collect();
             Ok(ValueReport {
@@ -388,9 +424,13 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 value: e.value,
                 remoteness: e.remoteness,
                 winning_moves,
+                winning_moves_omitted: None,
             })
         }
-        Position::Sum(_) if play == Play::Misere => misere_value(position),
+        Position::Sum(_) if play == Play::Misere => match crate::misere::sj_value(position)? {
+            Some(report) => Ok(report),
+            None => misere_value(position),
+        },
         Position::Sum(_) => {
             let parts = position.parts();
             let values = parts
@@ -399,12 +439,31 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 .collect::<Result<Vec<_>>>()?;
             let outcome = sum::outcome(&values);
             let mut winning_moves = Vec::new();
+            let mut winning_moves_omitted = None;
+            // Each listed move repeats the whole position, so a large sum lists fewer moves.
+            let most = (LISTING_BUDGET / (parts.len() + 1)).max(MIN_LISTED_MOVES);
             for (index, target) in sum::winning_targets(&values) {
-                for option in parts[index].1.options_with_value(target, OPTION_LIMIT)? {
+                if winning_moves.len() >= most {
+                    winning_moves_omitted = Some(format!(
+                        "only the first {most} winning moves are listed for a sum of {} parts",
+                        parts.len()
+                    ));
+                    break;
+                }
+                let options = match parts[index].1.options_with_value(target, OPTION_LIMIT) {
+                    Err(Error::Limit(why)) => {
+                        winning_moves_omitted = Some(why);
+                        continue;
+                    }
+                    other => other?,
+                };
+                for option in options {
+                    let next = position.replace(index, &option.parts);
                     winning_moves.push(MoveReport {
                         text: option.text,
-                        position: position.replace(index, &option.parts).to_json(),
+                        position: next.to_json(),
                         component: Some(index),
+                        display: next.to_string(),
                     });
                 }
             }
@@ -421,6 +480,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 value: None,
                 remoteness: None,
                 winning_moves,
+                winning_moves_omitted,
             })
         }
     }
@@ -439,6 +499,7 @@ pub fn moves(position: &Position, play: Play) -> Result<MovesReport> {
                     text,
                     position: next.to_json(),
                     component: None,
+                    display: Position::Single(next.clone()).to_string(),
                     outcome: e.outcome,
                     nim_value: e.nim_value,
                     loopy_value: None,
@@ -479,6 +540,7 @@ pub fn moves(position: &Position, play: Play) -> Result<MovesReport> {
                         text: option.text,
                         position: next.to_json(),
                         component: Some(index),
+                        display: next.to_string(),
                         outcome,
                         nim_value,
                         loopy_value,
@@ -501,50 +563,72 @@ pub fn moves(position: &Position, play: Play) -> Result<MovesReport> {
     })
 }
 
-/// A summand keyed by its game and position text, so sums can be memoised.
+/// A sum in canonical form (each game's parts sorted, coin pairs cancelled), keyed by its text so
+/// that the misère search can memoise it.
 #[derive(Clone)]
-struct Keyed {
+struct Canonical {
     key: String,
-    part: ComponentRef,
+    position: Position,
 }
 
-impl PartialEq for Keyed {
+impl PartialEq for Canonical {
     fn eq(&self, other: &Self) -> bool {
         self.key == other.key
     }
 }
-impl Eq for Keyed {}
-impl Hash for Keyed {
+impl Eq for Canonical {}
+impl Hash for Canonical {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.key.hash(state);
     }
 }
 
-fn keyed(part: &ComponentRef) -> Keyed {
-    Keyed {
-        key: format!("{} {}", part.game(), part),
-        part: part.clone(),
+fn canonical(position: &Position) -> Canonical {
+    let position = match position {
+        Position::Sum(segments) => Position::Sum(
+            segments
+                .iter()
+                .map(|s| {
+                    let mut parts = s.game.normalize(s.parts.clone());
+                    parts.sort_by_cached_key(|p| p.to_string());
+                    Segment {
+                        game: s.game.clone(),
+                        parts,
+                    }
+                })
+                .collect(),
+        ),
+        Position::Single(_) => position.clone(),
+    };
+    Canonical {
+        key: position.to_string(),
+        position,
     }
 }
 
-/// A sum of type-erased summands, as an [`Impartial`] game whose positions are sorted multisets.
-struct ErasedSum;
+/// A sum of type-erased summands as an [`Impartial`] game. Moves go through
+/// [`Position::replace`], so each game's own normalisation (e.g. cancelling coins) applies.
+#[derive(Default)]
+struct ErasedSum {
+    /// The first error a part raised while listing its options; the search is void if set.
+    error: std::cell::RefCell<Option<Error>>,
+}
 
 impl Impartial for ErasedSum {
-    type Position = Vec<Keyed>;
+    type Position = Canonical;
 
-    fn options(&self, position: &Vec<Keyed>) -> Vec<Vec<Keyed>> {
+    fn options(&self, sum: &Canonical) -> Vec<Canonical> {
         let mut out = Vec::new();
-        for (i, k) in position.iter().enumerate() {
-            // Errors cannot cross the trait; a part that fails to list its options is treated as
-            // having none, and the limit below keeps the search small enough that this does not
-            // arise for the games that reach here.
-            for option in k.part.options(OPTION_LIMIT).unwrap_or_default() {
-                let mut next: Vec<Keyed> = position[..i].to_vec();
-                next.extend(position[i + 1..].iter().cloned());
-                next.extend(option.parts.iter().map(keyed));
-                next.sort_by(|a, b| a.key.cmp(&b.key));
-                out.push(next);
+        for (i, (_, part)) in sum.position.parts().iter().enumerate() {
+            match part.options(OPTION_LIMIT) {
+                Ok(options) => out.extend(
+                    options
+                        .iter()
+                        .map(|o| canonical(&sum.position.replace(i, &o.parts))),
+                ),
+                Err(e) => {
+                    self.error.borrow_mut().get_or_insert(e);
+                }
             }
         }
         out
@@ -552,15 +636,18 @@ impl Impartial for ErasedSum {
 }
 
 fn misere_solver() -> MisereOutcomes<ErasedSum> {
-    MisereOutcomes::new(ErasedSum).with_position_limit(MISERE_POSITION_LIMIT)
+    MisereOutcomes::new(ErasedSum::default()).with_position_limit(MISERE_POSITION_LIMIT)
 }
 
 fn misere_outcome(solver: &mut MisereOutcomes<ErasedSum>, position: &Position) -> Result<Outcome> {
-    let mut start: Vec<Keyed> = position.parts().iter().map(|(_, p)| keyed(p)).collect();
-    start.sort_by(|a, b| a.key.cmp(&b.key));
-    solver
-        .outcome(&start)
-        .map_err(|e| match e {
+    if let Some(outcome) = crate::misere::sj_outcome(position)? {
+        return Ok(outcome);
+    }
+    let outcome = solver.outcome(&canonical(position));
+    if let Some(e) = solver.game().error.borrow_mut().take() {
+        return Err(e);
+    }
+    outcome.map_err(|e| match e {
             Error::Limit(_) => Error::Limit(format!(
                 "misère play of this sum needs more than {MISERE_POSITION_LIMIT} positions of direct search; try smaller heaps"
             )),
@@ -582,6 +669,7 @@ fn misere_value(position: &Position) -> Result<ValueReport> {
                         text: option.text,
                         position: next.to_json(),
                         component: Some(index),
+                        display: next.to_string(),
                     });
                 }
             }
@@ -596,5 +684,6 @@ fn misere_value(position: &Position) -> Result<ValueReport> {
         value: None,
         remoteness: None,
         winning_moves,
+        winning_moves_omitted: None,
     })
 }

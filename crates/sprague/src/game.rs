@@ -69,7 +69,7 @@ pub enum Terminal {
 ///
 /// let mut values = NimValues::new(Sub134);
 /// assert_eq!(values.nim_value(&2)?, 0); // a P-position
-/// assert_eq!(values.nim_value(&6)?, 3);
+/// assert_eq!(values.nim_value(&6)?, 2);
 /// # Ok::<(), sprague::Error>(())
 /// ```
 pub trait Impartial {

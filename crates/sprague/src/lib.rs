@@ -22,11 +22,16 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod counting;
+pub mod db;
 pub mod error;
 pub mod game;
 pub mod games;
 pub mod heap;
+pub mod josephus;
+pub mod misere;
 pub mod nimber;
+pub mod play;
 pub mod progress;
 pub mod solve;
 pub mod spec;

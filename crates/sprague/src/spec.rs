@@ -39,6 +39,24 @@ pub trait Family: Send + Sync {
     ) -> Option<Result<Arc<dyn GameDef>>>;
 }
 
+/// The `build` of a family whose one spec `wanted` takes no parameters: `None` for other names,
+/// an error if parameters are given, else the game `make` builds.
+pub fn build_without_params(
+    spec: &str,
+    name: &str,
+    params: Option<&str>,
+    wanted: &str,
+    make: impl FnOnce() -> Arc<dyn GameDef>,
+) -> Option<Result<Arc<dyn GameDef>>> {
+    if name != wanted {
+        return None;
+    }
+    Some(match params {
+        Some(_) => Err(Error::spec(spec, format!("{wanted} takes no parameters"))),
+        None => Ok(make()),
+    })
+}
+
 /// Every registered family.
 pub fn families() -> Vec<Box<dyn Family>> {
     crate::games::families()

@@ -406,6 +406,15 @@ impl GameDef for CoinGame {
         ))
     }
 
+    /// Sorts the heads and cancels two heads on one coin.
+    fn normalize(&self, parts: Vec<ComponentRef>) -> Vec<ComponentRef> {
+        let coins: Vec<u64> = parts.iter().filter_map(|p| p.to_json().as_u64()).collect();
+        cancel_pairs(coins)
+            .into_iter()
+            .map(|n| Arc::new(Coin { rule: self.rule, n }) as ComponentRef)
+            .collect()
+    }
+
     /// The heads, ascending, with pairs on one coin cancelled.
     fn position_json(&self, parts: &[ComponentRef]) -> Json {
         let coins: Vec<u64> = parts.iter().filter_map(|p| p.to_json().as_u64()).collect();

@@ -253,13 +253,7 @@ impl Family for FlipFamily {
         name: &str,
         params: Option<&str>,
     ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "flip" {
-            return None;
-        }
-        Some(match params {
-            Some(_) => Err(Error::spec(spec, "flip takes no parameters")),
-            None => Ok(Arc::new(FlipGame)),
-        })
+        crate::spec::build_without_params(spec, name, params, "flip", || Arc::new(FlipGame))
     }
 }
 

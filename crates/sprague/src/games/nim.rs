@@ -76,6 +76,11 @@ impl Component for NimHeap {
             Vec::new()
         })
     }
+
+    fn misere_sj(&self) -> Result<bool> {
+        // A heap of value 0 is empty: the SJ conditions hold trivially.
+        Ok(true)
+    }
 }
 
 struct NimGame;
@@ -133,17 +138,11 @@ impl Family for NimFamily {
 
     fn build(
         &self,
-        _spec: &str,
+        spec: &str,
         name: &str,
         params: Option<&str>,
     ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "nim" {
-            return None;
-        }
-        Some(match params {
-            Some(p) => Err(Error::spec(format!("nim:{p}"), "nim takes no parameters")),
-            None => Ok(Arc::new(NimGame)),
-        })
+        crate::spec::build_without_params(spec, name, params, "nim", || Arc::new(NimGame))
     }
 }
 

@@ -345,6 +345,24 @@ impl GameDef for TartanGame {
         ))
     }
 
+    /// Sorts the heads and cancels two heads on one cell.
+    fn normalize(&self, parts: Vec<ComponentRef>) -> Vec<ComponentRef> {
+        let heads: Vec<(u64, u64)> = parts
+            .iter()
+            .filter_map(|p| serde_json::from_value(p.to_json()).ok())
+            .collect();
+        cancel_pairs(heads)
+            .into_iter()
+            .map(|(x, y)| {
+                Arc::new(Head {
+                    rule: self.rule.clone(),
+                    x,
+                    y,
+                }) as ComponentRef
+            })
+            .collect()
+    }
+
     /// The heads as `[x, y]` pairs, sorted, with pairs on one cell cancelled.
     fn position_json(&self, parts: &[ComponentRef]) -> Json {
         let heads: Vec<(u64, u64)> = parts

@@ -1,4 +1,12 @@
 //! Heap games: subtraction and take-and-break games, their value tables and certified periods.
+//!
+//! - [`HeapRules`]: the moves from one heap, as lists of the heaps left; any ruleset works.
+//! - [`Code`]: take-and-break codes (`0.77`, `4.0F`, subtraction sets, "all but" sets, Grundy's
+//!   game), which select the fast bitset engine of [`Tabulation`].
+//! - [`find_period`]: the least certified period of a table; the module docs of the certificate
+//!   derive the bound h·n0 + h·p + k for moves leaving up to h heaps.
+//! - [`HeapSolver`], [`HeapGame`], [`HeapComponent`]: one game's cached values for the
+//!   command line; a certified period answers heaps up to 2^64 − 1.
 
 use crate::error::Result;
 use crate::progress::Progress;
@@ -43,4 +51,80 @@ pub trait HeapValues: Send + Sync {
 
     /// Computes until periodicity is certified or heap size `max` is reached.
     fn period(&self, max: u64, progress: &dyn Progress) -> Result<PeriodSearch>;
+}
+
+mod code;
+mod engine;
+mod period;
+mod solver;
+#[cfg(test)]
+pub(crate) mod testing;
+
+pub use code::{Code, Run};
+pub use engine::{Tabulation, MAX_TABLE_LEN};
+pub use period::{certification_length, find_period};
+pub use solver::{HeapComponent, HeapGame, HeapSolver};
+
+/// What a period certificate needs to know about the moves of a heap game.
+///
+/// Return it from [`HeapRules::certificate`] only when the moves are *translation invariant*:
+/// there is a set of pairs (t, j) such that, from every heap n, the options are exactly "remove
+/// t tokens and leave j nonempty heaps of any sizes adding up to n − t" (j = 0 meaning t = n).
+/// Take-and-break codes have this shape; Grundy's game (the two heaps must differ) does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveBounds {
+    /// The largest number of heaps a move leaves (h; at least 1 is assumed).
+    pub max_heaps: u64,
+    /// The largest number of tokens a move removes (k).
+    pub max_removed: u64,
+}
+
+/// The rules of a heap game: the options of a single heap, as lists of the heaps they leave.
+///
+/// This is all the tabulation engine needs: a family of heap games is a description of moves,
+/// not a new solver. Take-and-break codes ([`Code`]) describe themselves through
+/// [`HeapRules::code`], which selects the fast bitset engine; any other ruleset is evaluated
+/// from [`HeapRules::options`].
+///
+/// # Examples
+///
+/// A game where a move takes one token, or splits an even heap into two equal halves:
+///
+/// ```
+/// use sprague::heap::{HeapRules, Tabulation};
+/// use std::sync::Arc;
+///
+/// struct TakeOneOrHalve;
+/// impl HeapRules for TakeOneOrHalve {
+///     fn options(&self, n: u64) -> Vec<Vec<u64>> {
+///         let mut out = vec![vec![n - 1]]; // heaps of size 0 are dropped
+///         if n % 2 == 0 {
+///             out.push(vec![n / 2, n / 2]);
+///         }
+///         out
+///     }
+/// }
+///
+/// let mut table = Tabulation::new(Arc::new(TakeOneOrHalve));
+/// table.extend_to(6, &())?;
+/// assert_eq!(table.values(), &[0, 1, 2, 0, 1, 0, 1]);
+/// # Ok::<(), sprague::Error>(())
+/// ```
+pub trait HeapRules: Send + Sync {
+    /// Every option of a heap of `n ≥ 1` tokens, each as the list of heaps it leaves (an empty
+    /// list when nothing is left; heaps of size 0 are ignored). Every heap left must be smaller
+    /// than `n`.
+    fn options(&self, n: u64) -> Vec<Vec<u64>>;
+
+    /// The bounds a period certificate needs, or `None` when no certificate applies: a move may
+    /// remove unboundedly many tokens (`allbut`), or the moves are not translation invariant
+    /// (Grundy's game). See [`MoveBounds`] for the promise this makes.
+    fn certificate(&self) -> Option<MoveBounds> {
+        None
+    }
+
+    /// The rules as a take-and-break code, when they are one; this selects the fast engine.
+    fn code(&self) -> Option<&Code> {
+        None
+    }
 }

@@ -55,6 +55,9 @@ impl<G: Impartial, T: Copy> Dag<G, T> {
                 }
             }
             if let Some(child) = child {
+                if self.memo.len() + stack.len() >= self.limit {
+                    return Err(self.limit_error());
+                }
                 on_stack.insert(child.clone());
                 let frame = self.frame(child);
                 stack.push(frame);
@@ -65,15 +68,19 @@ impl<G: Impartial, T: Copy> Dag<G, T> {
             values.extend(done.options.iter().map(|o| self.memo[o]));
             let value = combine(&values);
             if self.memo.len() >= self.limit {
-                return Err(Error::Limit(format!(
-                    "more than {} positions; the game is too large for direct search",
-                    self.limit
-                )));
+                return Err(self.limit_error());
             }
             on_stack.remove(&done.position);
             self.memo.insert(done.position, value);
         }
         Ok(self.memo[start])
+    }
+
+    fn limit_error(&self) -> Error {
+        Error::Limit(format!(
+            "more than {} positions; the game is too large for direct search",
+            self.limit
+        ))
     }
 
     fn frame(&self, position: G::Position) -> Frame<G::Position> {
@@ -207,6 +214,11 @@ impl<G: Impartial> MisereOutcomes<G> {
     pub fn with_position_limit(mut self, limit: usize) -> Self {
         self.dag.limit = limit;
         self
+    }
+
+    /// The game being solved.
+    pub fn game(&self) -> &G {
+        &self.dag.game
     }
 
     /// The misère outcome of `position`: `N` if the player to move wins.

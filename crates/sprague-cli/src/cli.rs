@@ -1,0 +1,206 @@
+//! The command-line grammar.
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+const AFTER_HELP: &str = "\
+Games are written as specs: NAME or NAME:PARAMS, then the position. Sums of different games are
+joined by a lone '+'. Run 'sprague catalog' for every game and its position syntax.
+
+Examples:
+  sprague value nim 3 4 5                 outcome, nim value and the winning moves
+  sprague value kayles 10 + nim 3         a sum of two games
+  sprague moves sub:1,3,4 9               every option with its value
+  sprague table 0.137 --to 100            nim values of single heaps
+  sprague period kayles                   a certified period
+
+Exit codes: 0 success, 2 bad input, 1 anything else. Results go to stdout, diagnostics to stderr.";
+
+/// Exact solver for two-player combinatorial games: nim values, outcomes, winning moves.
+#[derive(Parser, Debug)]
+#[command(name = "sprague", version, about, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output formats of `table`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableFormat {
+    /// Rows of ten, like the printed tables in the literature.
+    Text,
+    /// A header `n,value`, then one row a heap.
+    Csv,
+    /// `{"game", "values", "period"}`.
+    Json,
+}
+
+/// Nim-field operations.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NimberOp {
+    /// The nim sum (XOR) of all operands.
+    Add,
+    /// The nim product of all operands.
+    Mul,
+    /// A / B.
+    Div,
+    /// The multiplicative inverse.
+    Inv,
+    /// The square root (every nimber has exactly one).
+    Sqrt,
+    /// A to the power E (E an ordinary integer).
+    Pow,
+    /// A root x of x^2 + x = A, if one exists (the other root is x + 1).
+    Solve,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Outcome, nim value and every winning move of a position.
+    #[command(
+        after_help = "Examples:\n  sprague value nim 3 4 5 --json\n  sprague value sub:1,3,4 2\n  sprague value kayles 5 + nim 3\n  sprague value nim 1 1 1 --misere"
+    )]
+    Value {
+        /// GAME POSITION... [+ GAME POSITION...]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+        words: Vec<String>,
+        /// Misère play: the player unable to move wins.
+        #[arg(long)]
+        misere: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every option of a position with its outcome and value.
+    #[command(after_help = "Example:\n  sprague moves kayles 7 --json")]
+    Moves {
+        /// GAME POSITION... [+ GAME POSITION...]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+        words: Vec<String>,
+        /// Misère play: the player unable to move wins.
+        #[arg(long)]
+        misere: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Nim values of single heaps 0..=N of a heap game.
+    #[command(
+        after_help = "Examples:\n  sprague table kayles --to 100\n  sprague table sub:1-3,7 --to 1000 --format csv"
+    )]
+    Table {
+        /// The heap game, e.g. kayles, 0.137, sub:1,3,4.
+        game: String,
+        /// The largest heap.
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        to: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+        format: TableFormat,
+    },
+    /// Compute until the nim sequence's period is certified by a proven bound, or N is reached.
+    #[command(after_help = "Example:\n  sprague period kayles --json")]
+    Period {
+        /// The heap game.
+        game: String,
+        /// Give up after heap N.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "1000000",
+            allow_negative_numbers = true
+        )]
+        max: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Solve a game graph file (outcome, remoteness and loopy nim value of every vertex), or
+    /// strongly solve a game from a start position.
+    #[command(
+        after_help = "FILE: a first line 'n m', then m lines 'u v' (a move from u to v; vertices 0..n-1).\n\nExamples:\n  sprague solve graph.txt --json\n  sprague solve cards:2,10"
+    )]
+    Solve {
+        /// A graph file, or GAME [POSITION...].
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "FILE | GAME POSITION")]
+        words: Vec<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Nim-field arithmetic on unsigned 64-bit values (nimbers): `+` is XOR, `*` the nim product.
+    #[command(
+        after_help = "Numbers are decimal, 0x hexadecimal, or *N.\n\nExamples:\n  sprague nimber mul 2 3          # 1\n  sprague nimber mul 16 16        # 24\n  sprague nimber inv 2            # 3\n  sprague nimber sqrt 8\n  sprague nimber solve 2          # a root of x^2 + x = 2, if any\n  printf '2\\n2 3\\n5 5\\n' | sprague nimber mul --batch"
+    )]
+    Nimber {
+        /// The operation.
+        #[arg(value_enum)]
+        op: NimberOp,
+        /// Its operands (add and mul take any number).
+        #[arg(allow_negative_numbers = true)]
+        args: Vec<String>,
+        /// With `mul`: read T, then T lines `A B` from stdin; print T products, one a line.
+        #[arg(long)]
+        batch: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The Josephus problem: people 1..N in a circle, counting from person 1, every K-th is
+    /// eliminated. Without a flag, prints the survivor.
+    #[command(
+        after_help = "Examples:\n  sprague josephus 7 3              # 4, the survivor\n  sprague josephus 7 3 --kth 1      # 3, eliminated first\n  sprague josephus 7 3 --when 7     # 4: person 7 goes at step 4\n  sprague josephus 7 3 --order      # 3 6 2 7 5 1 4\n  sprague josephus 1000000000000000000 2"
+    )]
+    Josephus {
+        /// The number of people (up to 2^64-1 for small K).
+        #[arg(allow_negative_numbers = true)]
+        n: String,
+        /// Every K-th person is eliminated.
+        #[arg(allow_negative_numbers = true)]
+        k: String,
+        /// Who is eliminated I-th (1-based).
+        #[arg(
+            long,
+            value_name = "I",
+            group = "question",
+            allow_negative_numbers = true
+        )]
+        kth: Option<String>,
+        /// At which step person J is eliminated.
+        #[arg(
+            long,
+            value_name = "J",
+            group = "question",
+            allow_negative_numbers = true
+        )]
+        when: Option<String>,
+        /// The whole elimination order (N up to 10^7).
+        #[arg(long, group = "question")]
+        order: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play against a perfect opponent in the terminal, with hints on request.
+    #[command(
+        after_help = "In the game, type a move as 'moves' lists it (a cell such as b2 for boards, a column\nnumber for connect, '7 -> 2+3' style for heaps), or: hint, moves, engine, undo, help, quit.\n\nExamples:\n  sprague play mnk:3,3,3\n  sprague play kayles 7 5 --seed 1\n  sprague play nim 3 4 5 --misere"
+    )]
+    Play {
+        /// GAME [POSITION...]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+        words: Vec<String>,
+        /// Misère play: the player unable to move wins.
+        #[arg(long)]
+        misere: bool,
+        /// Seed for the engine's random choice among equally good moves.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+    },
+    /// Every game spec with its parameters, position syntax and a summary.
+    Catalog {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}

@@ -1,0 +1,223 @@
+//! One function per subcommand: call the library, hand the result to `output`.
+
+use crate::cli::{Cli, Command, NimberOp, TableFormat};
+use crate::output;
+use crate::progress::Bar;
+use anyhow::Result;
+use sprague::game::Play;
+use sprague::heap::{HeapValues, PeriodSearch};
+use sprague::nimber::Nimber;
+use sprague::spec;
+use std::sync::Arc;
+
+/// Bad input found by the command line itself (exit code 2).
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+fn bad(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(BadInput(message.into()))
+}
+
+fn play(misere: bool) -> Play {
+    if misere {
+        Play::Misere
+    } else {
+        Play::Normal
+    }
+}
+
+fn number(text: &str, what: &str) -> Result<u64> {
+    spec::parse_u64(text, what).map_err(bad)
+}
+
+fn heap_game(spec_text: &str) -> Result<(String, Arc<dyn HeapValues>)> {
+    let game = spec::parse_game(spec_text)?;
+    let heap = game.heap().ok_or_else(|| {
+        bad(format!(
+            "{} is not a heap game; 'table' and 'period' need one (see 'sprague catalog')",
+            game.spec()
+        ))
+    })?;
+    Ok((game.spec(), heap))
+}
+
+/// Runs one parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Value {
+            words,
+            misere,
+            json,
+        } => {
+            let position = spec::parse_position(&words)?;
+            let report = sprague::analysis::value(&position, play(misere))?;
+            output::value(&report, &position, json)
+        }
+        Command::Moves {
+            words,
+            misere,
+            json,
+        } => {
+            let position = spec::parse_position(&words)?;
+            let report = sprague::analysis::moves(&position, play(misere))?;
+            output::moves(&report, &position, json)
+        }
+        Command::Table { game, to, format } => {
+            let to = number(&to, "--to")?;
+            let (name, heap) = heap_game(&game)?;
+            let table = heap.table(to, &Bar::new())?;
+            output::table(
+                &name,
+                &table,
+                format == TableFormat::Json,
+                format == TableFormat::Csv,
+            )
+        }
+        Command::Period { game, max, json } => {
+            let max = number(&max, "--max")?;
+            let (name, heap) = heap_game(&game)?;
+            let search: PeriodSearch = heap.period(max, &Bar::new())?;
+            output::period(&name, &search, json)
+        }
+        Command::Solve { words, json } => solve(&words, json),
+        Command::Nimber {
+            op,
+            args,
+            batch,
+            json,
+        } => nimber(op, &args, batch, json),
+        Command::Josephus {
+            n,
+            k,
+            kth,
+            when,
+            order,
+            json,
+        } => {
+            let n = number(&n, "N")?;
+            let k = number(&k, "K")?;
+            let answer = if order {
+                output::Josephus::Order(sprague::josephus::order(n, k)?)
+            } else if let Some(j) = when {
+                let j = number(&j, "--when")?;
+                output::Josephus::When(j, sprague::josephus::when(n, k, j)?)
+            } else {
+                let i = match kth {
+                    Some(i) => number(&i, "--kth")?,
+                    None => n,
+                };
+                output::Josephus::Kth(i, sprague::josephus::kth(n, k, i)?)
+            };
+            output::josephus(n, k, &answer, json)
+        }
+        Command::Play {
+            mut words,
+            misere,
+            seed,
+        } => {
+            if misere {
+                words.push("--misere".into());
+            }
+            let mut input = std::io::stdin().lock();
+            let mut output = std::io::stdout().lock();
+            crate::play::run(&words, seed, &mut input, &mut output)
+        }
+        Command::Catalog { json } => output::catalog(&spec::catalog(), json),
+    }
+}
+
+fn solve(words: &[String], json: bool) -> Result<()> {
+    let first = &words[0];
+    match spec::parse_game(first) {
+        Ok(game) => {
+            let report = game.solve(&words[1..], &Bar::new()).ok_or_else(|| {
+                bad(format!(
+                    "{} cannot be strongly solved from a start position; try 'sprague value'",
+                    game.spec()
+                ))
+            })??;
+            output::solve_game(&report, json)
+        }
+        Err(spec_error) => {
+            let path = std::path::Path::new(first);
+            if !path.exists() {
+                return Err(bad(format!(
+                    "'{first}' is neither a game nor a file ({spec_error})"
+                )));
+            }
+            if words.len() > 1 {
+                return Err(bad("a graph file takes no position"));
+            }
+            let report = sprague::solve::report::solve_file(path)?;
+            output::solve_graph(&report, json)
+        }
+    }
+}
+
+fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> {
+    if batch {
+        if op != NimberOp::Mul || !args.is_empty() {
+            return Err(bad("--batch goes with 'mul' and no operands"));
+        }
+        let stdin = std::io::stdin().lock();
+        let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        sprague::nimber::mul_batch(stdin, stdout)?;
+        return Ok(());
+    }
+    let values = args
+        .iter()
+        .map(|a| {
+            a.parse::<Nimber>()
+                .map_err(|e| bad(format!("operand '{a}': {e}")))
+        })
+        .collect::<Result<Vec<Nimber>>>()?;
+    let arity = |n: usize| -> Result<()> {
+        if values.len() == n {
+            Ok(())
+        } else {
+            Err(bad(format!(
+                "nimber {} takes {n} operand{}, got {}",
+                format!("{op:?}").to_lowercase(),
+                if n == 1 { "" } else { "s" },
+                values.len()
+            )))
+        }
+    };
+    let result: Option<Nimber> = match op {
+        NimberOp::Add => Some(values.iter().fold(Nimber(0), |x, &y| x + y)),
+        NimberOp::Mul => Some(values.iter().fold(Nimber(1), |x, &y| x * y)),
+        NimberOp::Div => {
+            arity(2)?;
+            Some(
+                values[0]
+                    .checked_div(values[1])
+                    .ok_or_else(|| bad("division by the nimber 0"))?,
+            )
+        }
+        NimberOp::Inv => {
+            arity(1)?;
+            Some(values[0].inverse().ok_or_else(|| bad("0 has no inverse"))?)
+        }
+        NimberOp::Sqrt => {
+            arity(1)?;
+            Some(values[0].sqrt())
+        }
+        NimberOp::Pow => {
+            arity(2)?;
+            Some(values[0].pow(values[1].0))
+        }
+        NimberOp::Solve => {
+            arity(1)?;
+            values[0].solve_quadratic()
+        }
+    };
+    output::nimber(op, &values, result, json)
+}

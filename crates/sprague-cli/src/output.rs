@@ -1,0 +1,327 @@
+//! Formatting of reports: JSON to stdout with `--json`, otherwise text for people.
+
+use crate::cli::NimberOp;
+use anyhow::Result;
+use serde::Serialize;
+use sprague::analysis::{MovesReport, Position, SolveReport, ValueReport};
+use sprague::game::Outcome;
+use sprague::heap::{PeriodSearch, Table};
+use sprague::nimber::Nimber;
+use sprague::solve::GraphReport;
+use sprague::spec::CatalogEntry;
+use std::io::{self, BufWriter, Write};
+
+fn stdout() -> BufWriter<io::StdoutLock<'static>> {
+    BufWriter::with_capacity(1 << 16, io::stdout().lock())
+}
+
+fn json<T: Serialize>(value: &T) -> Result<()> {
+    let mut out = stdout();
+    serde_json::to_writer(&mut out, value)?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(())
+}
+
+fn outcome_words(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::N => "N (the player to move wins)",
+        Outcome::P => "P (the player to move loses)",
+        Outcome::D => "D (neither player can force a win)",
+    }
+}
+
+pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    writeln!(out, "position:   {position}")?;
+    writeln!(out, "outcome:    {}", outcome_words(report.outcome))?;
+    match (&report.nim_value, &report.loopy_value) {
+        (Some(g), _) => writeln!(out, "nim value:  {g}")?,
+        (None, Some(loopy)) => writeln!(out, "nim value:  {loopy}")?,
+        _ => {}
+    }
+    if let Some(v) = report.value {
+        writeln!(out, "value:      {v}")?;
+    }
+    if let Some(r) = report.remoteness {
+        writeln!(out, "remoteness: {r}")?;
+    }
+    if let Some(why) = &report.winning_moves_omitted {
+        writeln!(out, "winning moves: not all listed ({why})")?;
+    }
+    if report.winning_moves.is_empty() {
+        if report.winning_moves_omitted.is_none() {
+            writeln!(out, "winning moves: none")?;
+        }
+    } else {
+        writeln!(out, "winning moves:")?;
+        let width = report
+            .winning_moves
+            .iter()
+            .map(|m| m.text.len())
+            .max()
+            .unwrap_or(0);
+        for m in &report.winning_moves {
+            writeln!(out, "  {:width$}  => {}", m.text, m.display)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    writeln!(out, "position: {position}")?;
+    if report.moves.is_empty() {
+        writeln!(out, "no moves")?;
+    }
+    let width = report.moves.iter().map(|m| m.text.len()).max().unwrap_or(0);
+    for m in &report.moves {
+        let mut value = match (&m.nim_value, &m.loopy_value, m.value) {
+            (_, _, Some(v)) => format!("value {v}"),
+            (Some(g), _, _) => format!("nim value {g}"),
+            (None, Some(l), _) => format!("nim value {l}"),
+            _ => String::new(),
+        };
+        if let Some(r) = m.remoteness {
+            value.push_str(&format!(" remoteness {r}"));
+        }
+        writeln!(
+            out,
+            "  {:width$}  {}  {:<24} => {}",
+            m.text, m.outcome, value, m.display
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct TableJson<'a> {
+    game: &'a str,
+    values: &'a [u64],
+    period: Option<PeriodJson>,
+}
+
+#[derive(Serialize)]
+struct PeriodJson {
+    preperiod: u64,
+    period: u64,
+}
+
+pub fn table(game: &str, table: &Table, as_json: bool, as_csv: bool) -> Result<()> {
+    if as_json {
+        return json(&TableJson {
+            game,
+            values: &table.values,
+            period: table.period.map(|p| PeriodJson {
+                preperiod: p.preperiod,
+                period: p.period,
+            }),
+        });
+    }
+    let mut out = stdout();
+    if as_csv {
+        writeln!(out, "n,value")?;
+        for (n, v) in table.values.iter().enumerate() {
+            writeln!(out, "{n},{v}")?;
+        }
+    } else {
+        let width = table
+            .values
+            .iter()
+            .max()
+            .map_or(1, |m| m.to_string().len())
+            .max(2);
+        let label = table.values.len().to_string().len().max(2);
+        write!(out, "{:>label$} ", "", label = label + 1)?;
+        for d in 0..10 {
+            write!(out, " {d:>width$}")?;
+        }
+        writeln!(out)?;
+        for (row, chunk) in table.values.chunks(10).enumerate() {
+            write!(out, "{:>label$}: ", row * 10)?;
+            for v in chunk {
+                write!(out, " {v:>width$}")?;
+            }
+            writeln!(out)?;
+        }
+        if let Some(p) = table.period {
+            writeln!(
+                out,
+                "period {} from preperiod {} (certified at n = {})",
+                p.period, p.preperiod, p.certified_at
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct PeriodOutput {
+    preperiod: Option<u64>,
+    period: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    certified_at: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    checked_to: Option<u64>,
+}
+
+pub fn period(game: &str, search: &PeriodSearch, as_json: bool) -> Result<()> {
+    let shape = match *search {
+        PeriodSearch::Certified(p) => PeriodOutput {
+            preperiod: Some(p.preperiod),
+            period: Some(p.period),
+            certified_at: Some(p.certified_at),
+            checked_to: None,
+        },
+        PeriodSearch::NotCertified { checked_to } => PeriodOutput {
+            preperiod: None,
+            period: None,
+            certified_at: None,
+            checked_to: Some(checked_to),
+        },
+    };
+    if as_json {
+        return json(&shape);
+    }
+    let mut out = stdout();
+    match *search {
+        PeriodSearch::Certified(p) => writeln!(
+            out,
+            "{game}: period {}, preperiod {} (certified with values up to n = {})",
+            p.period, p.preperiod, p.certified_at
+        )?,
+        PeriodSearch::NotCertified { checked_to } => writeln!(
+            out,
+            "{game}: no period certified with values up to n = {checked_to}"
+        )?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub fn solve_game(report: &SolveReport, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    writeln!(out, "game:       {}", report.game)?;
+    writeln!(out, "start:      {}", report.position)?;
+    writeln!(out, "outcome:    {}", outcome_words(report.outcome))?;
+    match report.remoteness {
+        Some(r) => writeln!(out, "remoteness: {r}")?,
+        None => writeln!(out, "remoteness: none (a draw)")?,
+    }
+    writeln!(out, "positions:  {}", report.positions)?;
+    for (key, value) in &report.details {
+        writeln!(out, "{key}: {value}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub fn solve_graph(report: &GraphReport, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    writeln!(out, "vertex  outcome  remoteness  nim value")?;
+    for v in &report.vertices {
+        let remoteness = v.remoteness.map_or("-".to_string(), |r| r.to_string());
+        writeln!(
+            out,
+            "{:>6}  {:>7}  {:>10}  {}",
+            v.id,
+            v.outcome.to_string(),
+            remoteness,
+            v.value()
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub fn nimber(op: NimberOp, args: &[Nimber], result: Option<Nimber>, as_json: bool) -> Result<()> {
+    if as_json {
+        let op = format!("{op:?}").to_lowercase();
+        let args: Vec<u64> = args.iter().map(|a| a.0).collect();
+        return json(&serde_json::json!({"op": op, "args": args, "result": result.map(|r| r.0)}));
+    }
+    let mut out = stdout();
+    match result {
+        Some(r) => writeln!(out, "{r}")?,
+        None => writeln!(
+            out,
+            "no root: x^2 + x = {} has no solution (its trace is 1)",
+            args[0]
+        )?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub fn catalog(entries: &[CatalogEntry], as_json: bool) -> Result<()> {
+    if as_json {
+        return json(&entries);
+    }
+    let mut out = stdout();
+    let width = entries.iter().map(|e| e.spec.len()).max().unwrap_or(0);
+    for e in entries {
+        writeln!(out, "{:width$}  {}", e.spec, e.summary)?;
+        if !e.params.is_empty() {
+            writeln!(out, "{:width$}  parameters: {}", "", e.params)?;
+        }
+        writeln!(out, "{:width$}  position: {}", "", e.position)?;
+        writeln!(out, "{:width$}  example: sprague value {}", "", e.example)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The answer to one Josephus question.
+pub enum Josephus {
+    /// Step i eliminates this person.
+    Kth(u64, u64),
+    /// Person j is eliminated at this step.
+    When(u64, u64),
+    /// The whole order.
+    Order(Vec<u64>),
+}
+
+pub fn josephus(n: u64, k: u64, answer: &Josephus, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(&match answer {
+            Josephus::Kth(i, person) => {
+                serde_json::json!({"n": n, "k": k, "kth": i, "person": person})
+            }
+            Josephus::When(j, step) => {
+                serde_json::json!({"n": n, "k": k, "person": j, "step": step})
+            }
+            Josephus::Order(order) => serde_json::json!({"n": n, "k": k, "order": order}),
+        });
+    }
+    let mut out = stdout();
+    match answer {
+        Josephus::Kth(_, person) => writeln!(out, "{person}")?,
+        Josephus::When(_, step) => writeln!(out, "{step}")?,
+        Josephus::Order(order) => {
+            for (i, p) in order.iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b" ")?;
+                }
+                write!(out, "{p}")?;
+            }
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,291 @@
+//! The commands of interface.md, as a user runs them.
+
+use crate::common::{assert_bad_input, sprague, sprague_json};
+use serde_json::json;
+
+#[test]
+fn value_of_nim_345_has_its_one_winning_move() {
+    let v = sprague_json(&["value", "nim", "3", "4", "5", "--json"]);
+    assert_eq!(v["game"], "nim");
+    assert_eq!(v["position"], json!([3, 4, 5]));
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["nim_value"], 2);
+    assert_eq!(
+        v["winning_moves"],
+        json!([{"move": "3 -> 1", "position": [1, 4, 5], "component": 0}])
+    );
+}
+
+#[test]
+fn value_text_output_names_outcome_value_and_moves() {
+    let run = sprague(&["value", "nim", "3", "4", "5"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stdout,
+        "position:   nim 3 4 5\n\
+         outcome:    N (the player to move wins)\n\
+         nim value:  2\n\
+         winning moves:\n  3 -> 1  => nim 1 4 5\n"
+    );
+}
+
+#[test]
+fn sums_of_several_games_use_a_lone_plus() {
+    let v = sprague_json(&["value", "nim", "2", "+", "nim", "2", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["nim_value"], 0);
+    assert_eq!(v["winning_moves"], json!([]));
+    assert_eq!(
+        v["position"],
+        json!([{"game": "nim", "position": [2]}, {"game": "nim", "position": [2]}])
+    );
+}
+
+#[test]
+fn misere_nim_of_three_ones_is_a_loss() {
+    let v = sprague_json(&["value", "nim", "1", "1", "1", "--misere", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let v = sprague_json(&["value", "nim", "1", "1", "--misere", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["winning_moves"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn moves_lists_every_option_with_its_outcome() {
+    let v = sprague_json(&["moves", "nim", "2", "1", "--json"]);
+    let moves = v["moves"].as_array().expect("a list of moves");
+    let summary: Vec<(String, String, u64)> = moves
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap_or_default().to_string(),
+                m["outcome"].as_str().unwrap_or_default().to_string(),
+                m["nim_value"].as_u64().unwrap_or(u64::MAX),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            ("2 -> 1".to_string(), "P".to_string(), 0),
+            ("2 -> 0".to_string(), "N".to_string(), 1),
+            ("1 -> 0".to_string(), "N".to_string(), 2),
+        ]
+    );
+}
+
+#[test]
+fn table_formats() {
+    let v = sprague_json(&["table", "nim", "--to", "4", "--format", "json"]);
+    assert_eq!(
+        v,
+        json!({"game": "nim", "values": [0, 1, 2, 3, 4], "period": null})
+    );
+    let csv = sprague(&["table", "nim", "--to", "2", "--format", "csv"]);
+    assert_eq!(csv.stdout, "n,value\n0,0\n1,1\n2,2\n");
+    let text = sprague(&["table", "nim", "--to", "12"]);
+    assert_eq!(
+        text.stdout,
+        "      0  1  2  3  4  5  6  7  8  9\n 0:   0  1  2  3  4  5  6  7  8  9\n10:  10 11 12\n"
+    );
+}
+
+#[test]
+fn catalog_lists_games_with_position_syntax() {
+    let v = sprague_json(&["catalog", "--json"]);
+    let entries = v.as_array().expect("a list");
+    let nim = entries
+        .iter()
+        .find(|e| e["spec"] == "nim")
+        .expect("nim is listed");
+    assert_eq!(nim["position"], "heap sizes");
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    assert_bad_input(&["value", "nosuchgame", "3"], "unknown game");
+    assert_bad_input(&["value", "nim", "-3"], "non-negative");
+    assert_bad_input(&["value", "nim", "x"], "whole number");
+    assert_bad_input(&["value", "nim", "99999999999999999999"], "2^64");
+    assert_bad_input(&["value", "nim", "3", "+"], "'+'");
+    assert_bad_input(&["value", "+", "nim", "3"], "'+'");
+    assert_bad_input(&["value", "nim:3", "3"], "no parameters");
+    assert_bad_input(&["table", "nim", "--to", "-1"], "non-negative");
+    assert_bad_input(&["period", "nim", "--max", "lots"], "whole number");
+    assert_bad_input(&["solve", "no/such/file.txt"], "neither a game nor a file");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let run = sprague(&["value"]);
+    assert_eq!(run.code, 2);
+    let run = sprague(&["frobnicate"]);
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn help_teaches_with_examples() {
+    let run = sprague(&["--help"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("sprague catalog"));
+    let run = sprague(&["value", "--help"]);
+    assert!(run.stdout.contains("sprague value nim 3 4 5 --json"));
+}
+
+#[test]
+fn solve_file_reports_every_vertex() {
+    let dir = std::env::temp_dir().join(format!("sprague-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("graph.txt");
+    // 0 <-> 1 forever; 2 -> 0 and 2 -> 3; 3 has no move.
+    std::fs::write(&path, "4 4\n0 1\n1 0\n2 0\n2 3\n").expect("write graph");
+    let v = sprague_json(&["solve", path.to_str().expect("utf-8 path"), "--json"]);
+    assert_eq!(
+        v,
+        json!({"vertices": [
+            {"id": 0, "outcome": "D", "remoteness": null, "nim_value": null, "loopy": {"infinite": true, "escapes": []}},
+            {"id": 1, "outcome": "D", "remoteness": null, "nim_value": null, "loopy": {"infinite": true, "escapes": []}},
+            {"id": 2, "outcome": "N", "remoteness": 1, "nim_value": null, "loopy": {"infinite": true, "escapes": [0]}},
+            {"id": 3, "outcome": "P", "remoteness": 0, "nim_value": 0, "loopy": null}
+        ]})
+    );
+    std::fs::write(&path, "2 1\n0 5\n").expect("write graph");
+    assert_bad_input(&["solve", path.to_str().expect("utf-8 path")], "line 2");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn nimber_arithmetic() {
+    assert_eq!(sprague(&["nimber", "mul", "16", "16"]).stdout, "24\n");
+    assert_eq!(sprague(&["nimber", "mul", "2", "3"]).stdout, "1\n");
+    assert_eq!(sprague(&["nimber", "add", "5", "3"]).stdout, "6\n");
+    assert_eq!(sprague(&["nimber", "inv", "2"]).stdout, "3\n");
+    assert_eq!(sprague(&["nimber", "div", "1", "3"]).stdout, "2\n");
+    assert_eq!(sprague(&["nimber", "pow", "2", "3"]).stdout, "1\n");
+    let root = sprague(&["nimber", "sqrt", "3"]).stdout;
+    let root = root.trim();
+    assert_eq!(sprague(&["nimber", "mul", root, root]).stdout, "3\n");
+    assert_bad_input(&["nimber", "div", "1", "0"], "0");
+    assert_bad_input(&["nimber", "inv", "-2"], "operand");
+    assert_bad_input(&["nimber", "inv", "1", "2"], "1 operand");
+    let batch = crate::common::sprague_with_input(
+        &["nimber", "mul", "--batch"],
+        Some("3\n2 2\n2 3\n16 16\n"),
+    );
+    assert_eq!(batch.code, 0, "{}", batch.stderr);
+    assert_eq!(batch.stdout, "3\n1\n24\n");
+    let batch = crate::common::sprague_with_input(&["nimber", "mul", "--batch"], Some("2\n2 2\n"));
+    assert_eq!(batch.code, 2);
+}
+
+#[test]
+fn ruler_winning_moves_leave_sorted_heads() {
+    let v = sprague_json(&["value", "ruler", "5", "8", "10", "11", "13", "--json"]);
+    assert_eq!(v["nim_value"], 11);
+    let moves: Vec<(String, serde_json::Value)> = v["winning_moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| {
+            (
+                m["move"].as_str().unwrap_or_default().to_string(),
+                m["position"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        vec![
+            ("flip 6-8".to_string(), json!([5, 6, 7, 10, 11, 13])),
+            ("flip 8-10".to_string(), json!([5, 9, 11, 13])),
+            ("flip 7-11".to_string(), json!([5, 7, 9, 13])),
+            ("flip 1-13".to_string(), json!([1, 2, 3, 4, 6, 7, 9, 12])),
+        ]
+    );
+    let text = sprague(&["value", "ruler", "5", "8", "10", "11", "13"]);
+    assert!(
+        text.stdout.contains("flip 8-10  => ruler 5 9 11 13"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn cards_game_is_solved_with_draws() {
+    let v = sprague_json(&["solve", "cards:2,10", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["positions"], 20207);
+    assert_eq!(v["details"]["all_states"]["draws"], 396);
+    let v = sprague_json(&["value", "cards:2,10", "1,2", "3,4", "--json"]);
+    assert_eq!(v["outcome"], "P");
+}
+
+#[test]
+fn josephus_questions() {
+    assert_eq!(sprague(&["josephus", "7", "3"]).stdout, "4\n");
+    assert_eq!(sprague(&["josephus", "7", "3", "--kth", "1"]).stdout, "3\n");
+    assert_eq!(
+        sprague(&["josephus", "7", "3", "--when", "7"]).stdout,
+        "4\n"
+    );
+    assert_eq!(
+        sprague(&["josephus", "7", "3", "--order"]).stdout,
+        "3 6 2 7 5 1 4\n"
+    );
+    let v = sprague_json(&["josephus", "1000000000000000000", "2", "--json"]);
+    assert_eq!(v["person"], 847_078_495_393_153_025u64);
+    assert_bad_input(&["josephus", "7", "0"], "at least 1");
+    assert_bad_input(&["josephus", "-7", "2"], "non-negative");
+}
+
+#[test]
+fn classic_games_answer_with_winning_moves() {
+    let v = sprague_json(&["value", "wythoff", "3", "5", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let v = sprague_json(&["value", "wythoff", "4", "5", "--json"]);
+    let targets: Vec<serde_json::Value> = v["winning_moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["position"].clone())
+        .collect();
+    // (4,5) -> (3,5) by one heap, or (4,5) -> (1,2) by both.
+    assert!(targets.contains(&json!([3, 5])), "{targets:?}");
+    assert!(targets.contains(&json!([1, 2])), "{targets:?}");
+    let v = sprague_json(&["value", "ends:any", "3", "1", "4", "--json"]);
+    assert_eq!(v["value"], 8);
+    let v = sprague_json(&["value", "nim", "5", "5", "1", "--misere", "--json"]);
+    assert_eq!(v["outcome"], "N");
+}
+
+#[test]
+fn play_a_whole_game_of_tic_tac_toe_through_stdin_and_never_win() {
+    // The human plays the first free cell in reading order, whatever happens; the engine must
+    // win or draw from either side.
+    let cells = ["a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1"];
+    for seed in ["1", "2", "3"] {
+        for engine_first in [false, true] {
+            let mut script = String::new();
+            if engine_first {
+                script.push_str("engine\n");
+            }
+            for cell in cells {
+                script.push_str(cell);
+                script.push('\n');
+            }
+            script.push_str("quit\n");
+            let run = crate::common::sprague_with_input(
+                &["play", "mnk:3,3,3", "--seed", seed],
+                Some(&script),
+            );
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            let text = run.stdout.to_lowercase();
+            assert!(text.contains("game over"), "the game ends: {}", run.stdout);
+            assert!(
+                !text.contains("you win"),
+                "the human must never win: {}",
+                run.stdout
+            );
+        }
+    }
+}

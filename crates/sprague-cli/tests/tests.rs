@@ -1,0 +1,4 @@
+//! Integration tests: run the `sprague` binary as a user would.
+
+mod cli;
+mod common;

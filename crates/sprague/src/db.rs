@@ -1,0 +1,442 @@
+//! Databases of solved games: save a [`Solution`] to a file and reopen it, so that later
+//! queries and play are instant.
+//!
+//! # File format (version 1, little-endian)
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `SPRAGUDB` |
+//! | 4 | format version |
+//! | 4 | length L of the game spec |
+//! | L | the game spec, e.g. `mnk:4,4,4` (its parameters included) |
+//! | 8 | tier count T |
+//! | 8·T | tier sizes |
+//! | 2·N | the records, N = the sum of the tier sizes |
+//! | 8 | checksum: FNV-1a over 64-bit words of everything before it |
+//!
+//! Reopening checks every field; a file for another game, another layout, another version, or
+//! with a bad checksum is refused with an [`Error::Io`] that says which.
+//!
+//! The process keeps solved tables in memory ([`cached`]); when the environment variable
+//! `SPRAGUE_DB_DIR` names a directory, tables are also read from and written to
+//! `DIR/<spec>.sdb` there.
+
+use crate::error::{Error, Result};
+use crate::solve::tiered::Solution;
+use std::collections::HashMap;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The first bytes of every database.
+pub const MAGIC: &[u8; 8] = b"SPRAGUDB";
+
+/// The format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The environment variable naming a directory of databases.
+pub const DB_DIR_VARIABLE: &str = "SPRAGUE_DB_DIR";
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// FNV-1a over 64-bit little-endian words (the last word zero-padded), streaming.
+#[derive(Clone, Copy, Debug)]
+struct Checksum {
+    hash: u64,
+    pending: [u8; 8],
+    filled: usize,
+}
+
+impl Checksum {
+    fn new() -> Checksum {
+        Checksum {
+            hash: FNV_OFFSET,
+            pending: [0; 8],
+            filled: 0,
+        }
+    }
+
+    fn word(&mut self, w: u64) {
+        self.hash = (self.hash ^ w).wrapping_mul(FNV_PRIME);
+    }
+
+    fn update(&mut self, mut bytes: &[u8]) {
+        while self.filled > 0 && !bytes.is_empty() {
+            self.pending[self.filled] = bytes[0];
+            self.filled += 1;
+            bytes = &bytes[1..];
+            if self.filled == 8 {
+                self.word(u64::from_le_bytes(self.pending));
+                self.filled = 0;
+            }
+        }
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.word(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
+        }
+        for &b in chunks.remainder() {
+            self.pending[self.filled] = b;
+            self.filled += 1;
+        }
+    }
+
+    fn finish(mut self) -> u64 {
+        if self.filled > 0 {
+            self.pending[self.filled..].fill(0);
+            self.word(u64::from_le_bytes(self.pending));
+        }
+        self.word(0x5350_5241_4755_4500);
+        self.hash
+    }
+}
+
+fn io_error(path: &Path, reason: impl Into<String>) -> Error {
+    Error::Io {
+        path: path.display().to_string(),
+        reason: reason.into(),
+    }
+}
+
+struct HashingWriter<W: Write> {
+    inner: W,
+    checksum: Checksum,
+}
+
+impl<W: Write> HashingWriter<W> {
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.checksum.update(bytes);
+        self.inner.write_all(bytes)
+    }
+}
+
+/// Saves `solution`, the table of game `spec`, to `path`.
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be written.
+pub fn save(path: &Path, spec: &str, solution: &Solution) -> Result<()> {
+    let file = std::fs::File::create(path).map_err(|e| io_error(path, e.to_string()))?;
+    let mut w = HashingWriter {
+        inner: BufWriter::with_capacity(1 << 20, file),
+        checksum: Checksum::new(),
+    };
+    let sizes = solution.tier_sizes();
+    let result = (|| -> std::io::Result<()> {
+        w.put(MAGIC)?;
+        w.put(&FORMAT_VERSION.to_le_bytes())?;
+        w.put(&(spec.len() as u32).to_le_bytes())?;
+        w.put(spec.as_bytes())?;
+        w.put(&(sizes.len() as u64).to_le_bytes())?;
+        for s in &sizes {
+            w.put(&s.to_le_bytes())?;
+        }
+        let mut buffer = Vec::with_capacity(1 << 16);
+        for chunk in solution.records().chunks(1 << 15) {
+            buffer.clear();
+            for r in chunk {
+                buffer.extend_from_slice(&r.to_le_bytes());
+            }
+            w.put(&buffer)?;
+        }
+        let sum = w.checksum.finish();
+        w.inner.write_all(&sum.to_le_bytes())?;
+        w.inner.flush()
+    })();
+    result.map_err(|e| io_error(path, e.to_string()))
+}
+
+struct HashingReader<R: Read> {
+    inner: R,
+    checksum: Checksum,
+}
+
+impl<R: Read> HashingReader<R> {
+    fn take(&mut self, buffer: &mut [u8]) -> std::io::Result<()> {
+        self.inner.read_exact(buffer)?;
+        self.checksum.update(buffer);
+        Ok(())
+    }
+    fn u32(&mut self) -> std::io::Result<u32> {
+        let mut b = [0; 4];
+        self.take(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+    fn u64(&mut self) -> std::io::Result<u64> {
+        let mut b = [0; 8];
+        self.take(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+}
+
+/// Reopens the database of game `spec` at `path`; `tier_sizes` is the game's layout.
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be read, is not a database, is for another game or
+/// layout or format version, is truncated, or fails its checksum.
+pub fn load(path: &Path, spec: &str, tier_sizes: &[u64]) -> Result<Solution> {
+    let file = std::fs::File::open(path).map_err(|e| io_error(path, e.to_string()))?;
+    let file_len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut r = HashingReader {
+        inner: BufReader::with_capacity(1 << 20, file),
+        checksum: Checksum::new(),
+    };
+    let truncated = |e: std::io::Error| {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            io_error(path, "corrupt database: the file is truncated")
+        } else {
+            io_error(path, e.to_string())
+        }
+    };
+    let mut magic = [0u8; 8];
+    r.take(&mut magic)
+        .map_err(|_| io_error(path, "not a sprague database (too short)"))?;
+    if &magic != MAGIC {
+        return Err(io_error(path, "not a sprague database (bad magic bytes)"));
+    }
+    let version = r.u32().map_err(truncated)?;
+    if version != FORMAT_VERSION {
+        return Err(io_error(
+            path,
+            format!(
+                "database format version {version}; this sprague reads version {FORMAT_VERSION}"
+            ),
+        ));
+    }
+    let spec_len = r.u32().map_err(truncated)? as u64;
+    if spec_len > 4096 || spec_len > file_len {
+        return Err(io_error(path, "corrupt database: bad game spec length"));
+    }
+    let mut spec_bytes = vec![0u8; spec_len as usize];
+    r.take(&mut spec_bytes).map_err(truncated)?;
+    let stored_spec = String::from_utf8_lossy(&spec_bytes).into_owned();
+    if stored_spec != spec {
+        return Err(io_error(
+            path,
+            format!("the database holds {stored_spec}, not {spec}"),
+        ));
+    }
+    let tiers = r.u64().map_err(truncated)?;
+    if tiers != tier_sizes.len() as u64 {
+        return Err(io_error(
+            path,
+            format!(
+                "the database's layout does not match {spec} ({tiers} tiers, expected {})",
+                tier_sizes.len()
+            ),
+        ));
+    }
+    for (t, &expected) in tier_sizes.iter().enumerate() {
+        let size = r.u64().map_err(truncated)?;
+        if size != expected {
+            return Err(io_error(
+                path,
+                format!("the database's layout does not match {spec} (tier {t} has {size} positions, expected {expected})"),
+            ));
+        }
+    }
+    let total: u64 = tier_sizes.iter().sum();
+    if total.saturating_mul(2) > file_len {
+        return Err(io_error(path, "corrupt database: the file is truncated"));
+    }
+    let mut records = vec![0u16; total as usize];
+    let mut buffer = vec![0u8; 1 << 16];
+    for chunk in records.chunks_mut(1 << 15) {
+        let bytes = &mut buffer[..chunk.len() * 2];
+        r.take(bytes).map_err(truncated)?;
+        for (slot, pair) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
+            *slot = u16::from_le_bytes([pair[0], pair[1]]);
+        }
+    }
+    let expected = r.checksum.finish();
+    let mut stored = [0u8; 8];
+    r.inner.read_exact(&mut stored).map_err(truncated)?;
+    if u64::from_le_bytes(stored) != expected {
+        return Err(io_error(path, "corrupt database: checksum mismatch"));
+    }
+    let mut extra = [0u8; 1];
+    if r.inner
+        .read(&mut extra)
+        .map_err(|e| io_error(path, e.to_string()))?
+        != 0
+    {
+        return Err(io_error(
+            path,
+            "corrupt database: trailing bytes after the checksum",
+        ));
+    }
+    Solution::from_records(tier_sizes, records)
+}
+
+/// The file name for `spec` inside a database directory.
+pub fn file_name(spec: &str) -> String {
+    let safe: String = spec
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{safe}.sdb")
+}
+
+fn database_dir() -> Option<PathBuf> {
+    std::env::var_os(DB_DIR_VARIABLE)
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The solved table of `spec`: from this process's cache, else from the database directory
+/// (`SPRAGUE_DB_DIR`, when set), else from `compute` (then saved to that directory).
+///
+/// # Errors
+/// Whatever `compute` returns; [`Error::Io`] for a database in the directory that is refused.
+pub fn cached(
+    spec: &str,
+    tier_sizes: &[u64],
+    compute: impl FnOnce() -> Result<Solution>,
+) -> Result<Arc<Solution>> {
+    cached_in(database_dir().as_deref(), spec, tier_sizes, compute)
+}
+
+/// [`cached`] with the database directory given (`None`: memory only).
+///
+/// # Errors
+/// Whatever `compute` returns; [`Error::Io`] for a database in `dir` that is refused.
+pub fn cached_in(
+    dir: Option<&Path>,
+    spec: &str,
+    tier_sizes: &[u64],
+    compute: impl FnOnce() -> Result<Solution>,
+) -> Result<Arc<Solution>> {
+    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Solution>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    // Holding the lock through a solve makes concurrent first queries of one game wait for a
+    // single solve instead of racing.
+    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = map.get(spec) {
+        return Ok(s.clone());
+    }
+    let path = dir.map(|d| d.join(file_name(spec)));
+    let solution = match &path {
+        Some(p) if p.exists() => load(p, spec, tier_sizes)?,
+        _ => {
+            let solution = compute()?;
+            if let Some(p) = &path {
+                save(p, spec, &solution)?;
+            }
+            solution
+        }
+    };
+    let solution = Arc::new(solution);
+    map.insert(spec.to_string(), solution.clone());
+    Ok(solution)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::mnk::{Board, BoardRules};
+    use crate::solve::tiered::{self, TieredGame};
+
+    fn temp(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("sprague-db-test-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn save_reopen_and_query_round_trip() {
+        let rules = BoardRules::new(3, 3, 3, false).unwrap();
+        let sizes: Vec<u64> = (0..rules.tier_count())
+            .map(|t| rules.tier_size(t))
+            .collect();
+        let solution = tiered::solve(&rules, Some(1), u64::MAX, &()).unwrap();
+        let path = temp("roundtrip.sdb");
+        save(&path, "mnk:3,3,3", &solution).unwrap();
+        let reopened = load(&path, "mnk:3,3,3", &sizes).unwrap();
+        assert_eq!(reopened.records(), solution.records());
+        let start = Board::default();
+        assert_eq!(
+            reopened.record(&rules, &start),
+            solution.record(&rules, &start)
+        );
+        assert_eq!(reopened.stats.positions, solution.stats.positions);
+
+        // Another game is refused.
+        let err = load(&path, "mnk:4,3,3", &sizes).unwrap_err().to_string();
+        assert!(err.contains("holds mnk:3,3,3, not mnk:4,3,3"), "{err}");
+        // A wrong layout is refused.
+        let mut other = sizes.clone();
+        other[2] += 1;
+        assert!(load(&path, "mnk:3,3,3", &other)
+            .unwrap_err()
+            .to_string()
+            .contains("layout"));
+
+        // A flipped byte in the records is caught by the checksum.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x10;
+        std::fs::write(&path, &bytes).unwrap();
+        let err = load(&path, "mnk:3,3,3", &sizes).unwrap_err().to_string();
+        assert!(err.contains("checksum mismatch"), "{err}");
+        // Truncation and garbage are refused.
+        bytes[middle] ^= 0x10;
+        std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
+        let err = load(&path, "mnk:3,3,3", &sizes).unwrap_err().to_string();
+        assert!(err.contains("truncated"), "{err}");
+        std::fs::write(&path, b"hello world, not a database").unwrap();
+        let err = load(&path, "mnk:3,3,3", &sizes).unwrap_err().to_string();
+        assert!(err.contains("not a sprague database"), "{err}");
+        std::fs::remove_file(&path).ok();
+        let err = load(&path, "mnk:3,3,3", &sizes).unwrap_err();
+        assert!(matches!(err, Error::Io { .. }));
+    }
+
+    #[test]
+    fn a_database_directory_saves_once_and_reopens() {
+        let rules = BoardRules::new(2, 2, 2, false).unwrap();
+        let sizes: Vec<u64> = (0..rules.tier_count())
+            .map(|t| rules.tier_size(t))
+            .collect();
+        let dir = temp("dir");
+        std::fs::create_dir_all(&dir).unwrap();
+        let spec = "test-only:2,2,2";
+        let path = dir.join(file_name(spec));
+        std::fs::remove_file(&path).ok();
+        let solve = || tiered::solve(&rules, Some(1), u64::MAX, &());
+        let first = cached_in(Some(&dir), spec, &sizes, solve).unwrap();
+        assert!(path.exists());
+        let reopened = load(&path, spec, &sizes).unwrap();
+        assert_eq!(reopened.records(), first.records());
+        // The second query comes from memory: compute is not called.
+        let again = cached_in(Some(&dir), spec, &sizes, || {
+            Err(Error::Internal("should not solve twice".into()))
+        })
+        .unwrap();
+        assert_eq!(again.records(), first.records());
+        // A corrupt file in the directory is refused by a fresh key.
+        let other = "test-only:corrupt";
+        std::fs::write(dir.join(file_name(other)), b"SPRAGUDBxx").unwrap();
+        let err = cached_in(Some(&dir), other, &sizes, solve).unwrap_err();
+        assert!(matches!(err, Error::Io { .. }), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn checksum_depends_on_every_word_and_on_chunking_not_at_all() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
+        let mut whole = Checksum::new();
+        whole.update(&data);
+        let mut pieces = Checksum::new();
+        for chunk in data.chunks(13) {
+            pieces.update(chunk);
+        }
+        assert_eq!(whole.finish(), pieces.finish());
+        let mut changed = data.clone();
+        changed[999] ^= 1;
+        let mut other = Checksum::new();
+        other.update(&changed);
+        assert_ne!(whole.finish(), other.finish());
+    }
+}

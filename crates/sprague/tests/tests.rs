@@ -1,0 +1,4 @@
+//! Integration tests of the library, as one binary.
+
+mod robustness;
+mod seeds;
