@@ -44,3 +44,6 @@ pub trait HeapValues: Send + Sync {
     /// Computes until periodicity is certified or heap size `max` is reached.
     fn period(&self, max: u64, progress: &dyn Progress) -> Result<PeriodSearch>;
 }
+
+pub mod checkpoint;
+pub mod rare;
