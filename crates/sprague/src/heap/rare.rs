@@ -242,8 +242,14 @@ const SEEN: usize = 1 << 17;
 /// Heaps below this are computed naively before the first choice of a mask.
 const FIRST_REVIEW: usize = 256;
 
-/// A sparse mode is used only while its rare list holds at most this fraction of the heaps.
+/// A sparse mode is never used when its rare list holds more than this fraction of the heaps.
 const SPARSE_FRACTION: f64 = 0.3;
+
+/// The cost of one rare-list pair (a gathered load and a byte store) in scanned pairs, as
+/// measured on 0.6 and 0.007: the AVX-512 scan tests 32 pairs in a few instructions but pays
+/// for every new value it finds.
+const RARE_COST_SIMD: f64 = 2.0;
+const RARE_COST_SCALAR: f64 = 1.2;
 
 /// Pairs per task below which a second thread costs more than it saves.
 const PARALLEL_MIN_PAIRS: usize = 1 << 13;
@@ -272,6 +278,14 @@ pub struct Engine {
     parallel: bool,
     /// Never re-choose the mode (tests of arbitrary masks).
     fixed_mode: bool,
+    /// Sparse modes must beat this list fraction (lowered when one was measured slower than
+    /// the naive scan).
+    sparse_ceiling: f64,
+    /// Heaps and work counters at the last review.
+    review_heaps: usize,
+    review_stats: Stats,
+    /// Whether the AVX-512 pair scan runs on this CPU.
+    simd: bool,
     stats: Stats,
 }
 
@@ -326,6 +340,10 @@ impl Engine {
             seen_other: vec![0u8; 1 << 16],
             parallel: false,
             fixed_mode: false,
+            sparse_ceiling: SPARSE_FRACTION,
+            review_heaps: 0,
+            review_stats: Stats::default(),
+            simd: simd_available(),
             stats: Stats::default(),
         })
     }
@@ -481,13 +499,41 @@ impl Engine {
             }
         }
         match best {
-            Some((list, mode)) if (list as f64) <= SPARSE_FRACTION * total as f64 => mode,
+            Some((list, mode)) if (list as f64) <= self.sparse_limit() * total as f64 => mode,
             _ => Mode::Naive,
         }
     }
 
+    fn rare_cost(&self) -> f64 {
+        if self.simd {
+            RARE_COST_SIMD
+        } else {
+            RARE_COST_SCALAR
+        }
+    }
+
+    /// The largest list fraction for which a sparse mode is tried.
+    fn sparse_limit(&self) -> f64 {
+        self.sparse_ceiling
+    }
+
     fn review(&mut self, naive_only: bool) {
         let n = self.values.len();
+        if let Mode::Sparse { .. } = self.mode {
+            // Compare the measured work since the last review with what scanning every pair
+            // would have cost; a sparse mode that lost is not tried again at this density.
+            let rare = (self.stats.rare_pairs - self.review_stats.rare_pairs) as f64;
+            let scanned = (self.stats.scanned_pairs - self.review_stats.scanned_pairs) as f64;
+            let sparse = rare * self.rare_cost() + scanned;
+            let (a, b) = (self.review_heaps as f64, n as f64);
+            let naive = self.splits.len() as f64 * (b * b - a * a) / 4.0;
+            if n > self.review_heaps && sparse > naive {
+                let fraction = self.rare.len() as f64 / n as f64;
+                self.sparse_ceiling = fraction / 2.0;
+            }
+        }
+        self.review_heaps = n;
+        self.review_stats = self.stats;
         let mode = if naive_only {
             Mode::Naive
         } else {
@@ -498,7 +544,7 @@ impl Engine {
         } else {
             self.list_at_review = self.rare.len();
         }
-        self.next_review = n + (n / 2).max(FIRST_REVIEW);
+        self.next_review = n + (n / 8).max(FIRST_REVIEW);
     }
 
     /// Whether large markings are split between two threads with `rayon::join` (call
@@ -597,31 +643,50 @@ impl Engine {
         if remaining == 0 {
             return c;
         }
-        // Values from c up are not needed: marking them as seen leaves one predictable test per
-        // pair in the scan below.
-        let cap = self.cap.max(c);
-        self.seen[c..cap].fill(1);
-        let seen: &mut [u8; SEEN] = &mut self.seen;
-        'scan: for &t in &self.splits {
-            if n < t + 2 {
-                continue;
-            }
-            let s = n - t;
-            let last = if unequal { (s - 1) / 2 } else { s / 2 };
-            let low = &self.values[1..=last];
-            let high = self.values[s - last..s].iter().rev();
-            for (i, (&x, &y)) in low.iter().zip(high).enumerate() {
-                let x = usize::from(x ^ y);
-                if seen[x] == 0 {
-                    seen[x] = 1;
+        if self.simd && WantTable::fits(self.cap) {
+            let mut want = WantTable::unseen(&self.seen[..], c);
+            let seen = &mut self.seen[..];
+            for &t in &self.splits {
+                if n < t + 2 || remaining == 0 {
+                    continue;
+                }
+                let s = n - t;
+                let last = if unequal { (s - 1) / 2 } else { s / 2 };
+                let scanned = scan_pairs(&self.values, s, 1, last, &mut want, true, |x, want| {
+                    seen[usize::from(x)] = 1;
+                    want.remove(x);
                     remaining -= 1;
-                    if remaining == 0 {
-                        self.stats.scanned_pairs += i as u64 + 1;
-                        break 'scan;
+                    remaining > 0
+                });
+                self.stats.scanned_pairs += scanned as u64;
+            }
+        } else {
+            // Values from c up are not needed: marking them as seen leaves one predictable test per
+            // pair in the scan below.
+            let cap = self.cap.max(c);
+            self.seen[c..cap].fill(1);
+            let seen: &mut [u8; SEEN] = &mut self.seen;
+            'scan: for &t in &self.splits {
+                if n < t + 2 {
+                    continue;
+                }
+                let s = n - t;
+                let last = if unequal { (s - 1) / 2 } else { s / 2 };
+                let low = &self.values[1..=last];
+                let high = self.values[s - last..s].iter().rev();
+                for (i, (&x, &y)) in low.iter().zip(high).enumerate() {
+                    let x = usize::from(x ^ y);
+                    if seen[x] == 0 {
+                        seen[x] = 1;
+                        remaining -= 1;
+                        if remaining == 0 {
+                            self.stats.scanned_pairs += i as u64 + 1;
+                            break 'scan;
+                        }
                     }
                 }
+                self.stats.scanned_pairs += last as u64;
             }
-            self.stats.scanned_pairs += last as u64;
         }
         if remaining == 0 {
             c
@@ -638,21 +703,21 @@ impl Engine {
         };
         self.stats.scanned_pairs += last as u64;
         let values = &self.values[..];
+        let (cap, simd) = (self.cap, self.simd);
         if self.parallel && last >= 2 * PARALLEL_MIN_PAIRS {
             let mid = last / 2;
-            let cap = self.cap;
             let other = &mut self.seen_other[..];
             other[..cap].fill(0);
             let seen = &mut self.seen[..];
             rayon::join(
-                || mark_pairs(seen, values, s, 1, mid),
-                || mark_pairs(other, values, s, mid + 1, last),
+                || mark_pairs(seen, values, s, (1, mid), cap, simd),
+                || mark_pairs(other, values, s, (mid + 1, last), cap, simd),
             );
             for (a, b) in self.seen[..cap].iter_mut().zip(&self.seen_other[..cap]) {
                 *a |= *b;
             }
         } else {
-            mark_pairs(&mut self.seen[..], values, s, 1, last);
+            mark_pairs(&mut self.seen[..], values, s, (1, last), cap, simd);
         }
     }
 }
@@ -674,9 +739,27 @@ fn mex(seen: &[u8], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -
     v.min(below)
 }
 
-/// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`.
-fn mark_pairs(seen: &mut [u8], values: &[u16], s: usize, first: usize, last: usize) {
+/// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`; every value is below `cap`.
+fn mark_pairs(
+    seen: &mut [u8],
+    values: &[u16],
+    s: usize,
+    (first, last): (usize, usize),
+    cap: usize,
+    simd: bool,
+) {
     if first > last {
+        return;
+    }
+    if simd && WantTable::fits(cap) && last - first >= 256 {
+        // Most pairs repeat a value already seen: test them 32 at a time against the set of
+        // values not yet seen, and mark only the new ones.
+        let mut want = WantTable::unseen(seen, cap);
+        scan_pairs(values, s, first, last, &mut want, true, |x, want| {
+            seen[usize::from(x)] = 1;
+            want.remove(x);
+            true
+        });
         return;
     }
     // A fixed length lets the compiler drop the bounds checks on u16 indices.
@@ -718,6 +801,9 @@ fn mark_rare(
     s: usize,
     unequal: bool,
 ) {
+    // The list is ascending with 1 ≤ r < s, so s − r stays inside `values[..s]`.
+    assert!(rare.first().is_none_or(|&r| r >= 1) && rare.last().is_none_or(|&r| (r as usize) < s));
+    assert!(s <= values.len() && rare.len() == rare_values.len());
     let run = |seen: &mut [u8], rare: &[u32], rare_values: &[u16]| {
         let Some(seen) = seen
             .get_mut(..1 << 16)
@@ -725,12 +811,25 @@ fn mark_rare(
         else {
             return;
         };
-        for (&r, &v) in rare.iter().zip(rare_values) {
-            let r = r as usize;
-            if unequal && 2 * r == s {
-                continue;
+        let mark = |seen: &mut [u8; 1 << 16], rare: &[u32], rare_values: &[u16]| {
+            for (&r, &v) in rare.iter().zip(rare_values) {
+                // SAFETY: 1 ≤ r < s ≤ values.len() (asserted above for the whole list).
+                let partner = unsafe { *values.get_unchecked(s - r as usize) };
+                seen[usize::from(v ^ partner)] = 1;
             }
-            seen[usize::from(v ^ values[s - r])] = 1;
+        };
+        // Grundy's game: the pair (s/2, s/2) is not a move.
+        let middle = if unequal && s.is_multiple_of(2) {
+            rare.binary_search(&((s / 2) as u32)).ok()
+        } else {
+            None
+        };
+        match middle {
+            Some(i) => {
+                mark(seen, &rare[..i], &rare_values[..i]);
+                mark(seen, &rare[i + 1..], &rare_values[i + 1..]);
+            }
+            None => mark(seen, rare, rare_values),
         }
     };
     match other {
@@ -748,6 +847,167 @@ fn mark_rare(
             }
         }
         None => run(seen, rare, rare_values),
+    }
+}
+
+/// Whether the AVX-512 pair scan can run here.
+fn simd_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        avx512::available()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// A set of values below 1024 as 64 words of 16 bits: the layout the AVX-512 word permutes
+/// read as a lookup table.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct WantTable([u16; 64]);
+
+impl WantTable {
+    /// Whether the table can hold every value below `cap`.
+    const fn fits(cap: usize) -> bool {
+        cap <= 1024
+    }
+
+    /// The values `v < below` with `seen[v] == 0`.
+    fn unseen(seen: &[u8], below: usize) -> WantTable {
+        let mut table = WantTable([0; 64]);
+        for (v, &mark) in seen[..below.min(1024)].iter().enumerate() {
+            if mark == 0 {
+                table.0[v >> 4] |= 1 << (v & 15);
+            }
+        }
+        table
+    }
+
+    fn contains(&self, v: u16) -> bool {
+        let v = usize::from(v);
+        v < 1024 && self.0[v >> 4] >> (v & 15) & 1 != 0
+    }
+
+    fn remove(&mut self, v: u16) {
+        let v = usize::from(v);
+        if v < 1024 {
+            self.0[v >> 4] &= !(1 << (v & 15));
+        }
+    }
+}
+
+/// Visits, in order of `a`, the pairs `a` in `first..=last` whose `G(a) ⊕ G(s − a)` is in
+/// `want`, calling `hit(x, want)`; `hit` may only shrink `want` and returns whether to go on.
+/// Returns the number of pairs looked at. Every value must be below 1024.
+fn scan_pairs(
+    values: &[u16],
+    s: usize,
+    first: usize,
+    last: usize,
+    want: &mut WantTable,
+    simd: bool,
+    mut hit: impl FnMut(u16, &mut WantTable) -> bool,
+) -> usize {
+    if first > last {
+        return 0;
+    }
+    let mut a = first;
+    #[cfg(target_arch = "x86_64")]
+    if simd {
+        // SAFETY: `simd` is only set when the CPU reports AVX-512 F and BW.
+        let (next, stopped) = unsafe { avx512::scan(values, s, first, last, want, &mut hit) };
+        if stopped {
+            return next - first;
+        }
+        a = next;
+    }
+    let _ = simd;
+    while a <= last {
+        let x = values[a] ^ values[s - a];
+        if want.contains(x) && !hit(x, want) {
+            return a + 1 - first;
+        }
+        a += 1;
+    }
+    last + 1 - first
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::WantTable;
+    use std::arch::x86_64::*;
+
+    /// Whether this CPU runs [`scan`].
+    pub(super) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+    }
+
+    /// The block part of [`super::scan_pairs`]: 32 pairs per step, each value looked up in
+    /// the 1024-bit table with two-table word permutes. Returns where it stopped and whether
+    /// `hit` asked to stop (the returned index is then one past the stopping pair).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F and BW; `last ≤ s / 2` and `s ≤ values.len()`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn scan(
+        values: &[u16],
+        s: usize,
+        first: usize,
+        last: usize,
+        want: &mut WantTable,
+        hit: &mut impl FnMut(u16, &mut WantTable) -> bool,
+    ) -> (usize, bool) {
+        assert!(first >= 1 && last <= s / 2 && s <= values.len());
+        let reverse = _mm512_set_epi16(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        );
+        let fifteen = _mm512_set1_epi16(15);
+        let one = _mm512_set1_epi16(1);
+        // SAFETY: the table is 128 bytes, aligned to 64.
+        let load_table = |want: &WantTable| unsafe {
+            (
+                _mm512_load_si512(want.0.as_ptr().cast()),
+                _mm512_load_si512(want.0.as_ptr().add(32).cast()),
+            )
+        };
+        let (mut low_table, mut high_table) = load_table(want);
+        let mut a = first;
+        let mut lanes = [0u16; 32];
+        while a + 31 <= last {
+            // SAFETY: a + 31 ≤ last < s ≤ values.len(), and s − a − 31 ≥ s − last ≥ 0 with
+            // s − a ≤ s − 1 < values.len() as a ≥ first ≥ 1.
+            let (low, high) = unsafe {
+                (
+                    _mm512_loadu_si512(values.as_ptr().add(a).cast()),
+                    _mm512_loadu_si512(values.as_ptr().add(s - a - 31).cast()),
+                )
+            };
+            let x = _mm512_xor_si512(low, _mm512_permutexvar_epi16(reverse, high));
+            let words = _mm512_permutex2var_epi16(low_table, _mm512_srli_epi16::<4>(x), high_table);
+            let bits = _mm512_srlv_epi16(words, _mm512_and_si512(x, fifteen));
+            let mut mask = _mm512_test_epi16_mask(bits, one);
+            if mask != 0 {
+                // SAFETY: 64 bytes into a 32-lane u16 array.
+                unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), x) };
+                while mask != 0 {
+                    let lane = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    let value = lanes[lane];
+                    // The table may have shrunk since the block was tested.
+                    if want.contains(value) && !hit(value, want) {
+                        return (a + lane + 1, true);
+                    }
+                }
+                (low_table, high_table) = load_table(want);
+            }
+            a += 32;
+        }
+        (a, false)
     }
 }
 
@@ -1049,11 +1309,11 @@ mod tests {
     #[test]
     fn sparse_modes_are_chosen_for_sparse_games() {
         let mut engine = Engine::new(&Code::parse("0.6").unwrap()).unwrap();
-        for _ in 0..5000 {
+        for _ in 0..30_000 {
             engine.step().unwrap();
         }
         assert!(matches!(engine.mode(), Mode::Sparse { .. }));
-        assert!(engine.rare_len() < 1250, "{engine:?}");
+        assert!(engine.rare_len() < 2000, "{engine:?}");
         let mut engine = Engine::new(&Code::parse("0.106").unwrap()).unwrap();
         for _ in 0..5000 {
             engine.step().unwrap();
@@ -1167,6 +1427,7 @@ mod tests {
                 || (heap_parity && !engine.heap_parity_allowed) { Mode::Naive } else { mode };
             engine.set_mode(mode);
             engine.fixed_mode = true;
+            engine.simd &= parallel;
             engine.set_parallel(parallel);
             for _ in 0..=to {
                 engine.step().unwrap();
