@@ -588,13 +588,24 @@ impl Engine {
         }
         let value = match self.mode {
             Mode::Naive => {
-                for i in 0..self.splits.len() {
-                    let t = self.splits[i];
-                    if n >= t + 2 {
-                        self.mark_all_pairs(n - t);
+                // Only values below the mex matter. Look for values up to just above the recent
+                // maximum first; only if all of them are options is a second, full pass needed.
+                let recent = self.values[n.saturating_sub(64)..].iter().max();
+                let bound = recent.map_or(self.cap, |&m| usize::from(m) + 2);
+                let mut value = self.cap;
+                for bound in [bound, self.cap] {
+                    for i in 0..self.splits.len() {
+                        let t = self.splits[i];
+                        if n >= t + 2 {
+                            self.mark_all_pairs(n - t, bound.min(self.cap));
+                        }
+                    }
+                    value = mex(&self.seen[..], 0, usize::MAX, |_| true);
+                    if value < bound {
+                        break;
                     }
                 }
-                mex(&self.seen[..], 0, usize::MAX, |_| true)
+                value
             }
             Mode::Sparse { mask, heap_parity } => self.sparse_value(n, mask, heap_parity),
         };
@@ -652,9 +663,8 @@ impl Engine {
                 }
                 let s = n - t;
                 let last = if unequal { (s - 1) / 2 } else { s / 2 };
-                let scanned = scan_pairs(&self.values, s, 1, last, &mut want, true, |x, want| {
+                let scanned = scan_pairs(&self.values, s, 1, last, &mut want, true, |x| {
                     seen[usize::from(x)] = 1;
-                    want.remove(x);
                     remaining -= 1;
                     remaining > 0
                 });
@@ -695,7 +705,8 @@ impl Engine {
         }
     }
 
-    fn mark_all_pairs(&mut self, s: usize) {
+    /// Marks the values below `bound` among `G(a) ⊕ G(s − a)` (all values without AVX-512).
+    fn mark_all_pairs(&mut self, s: usize, bound: usize) {
         let last = if self.code.unequal {
             (s - 1) / 2
         } else {
@@ -710,14 +721,14 @@ impl Engine {
             other[..cap].fill(0);
             let seen = &mut self.seen[..];
             rayon::join(
-                || mark_pairs(seen, values, s, (1, mid), cap, simd),
-                || mark_pairs(other, values, s, (mid + 1, last), cap, simd),
+                || mark_pairs(seen, values, s, (1, mid), (cap, bound), simd),
+                || mark_pairs(other, values, s, (mid + 1, last), (cap, bound), simd),
             );
             for (a, b) in self.seen[..cap].iter_mut().zip(&self.seen_other[..cap]) {
                 *a |= *b;
             }
         } else {
-            mark_pairs(&mut self.seen[..], values, s, (1, last), cap, simd);
+            mark_pairs(&mut self.seen[..], values, s, (1, last), (cap, bound), simd);
         }
     }
 }
@@ -739,13 +750,14 @@ fn mex(seen: &[u8], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -
     v.min(below)
 }
 
-/// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`; every value is below `cap`.
+/// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`; every value is below `cap`. Values from
+/// `bound` up may be left unmarked.
 fn mark_pairs(
     seen: &mut [u8],
     values: &[u16],
     s: usize,
     (first, last): (usize, usize),
-    cap: usize,
+    (cap, bound): (usize, usize),
     simd: bool,
 ) {
     if first > last {
@@ -754,10 +766,9 @@ fn mark_pairs(
     if simd && WantTable::fits(cap) && last - first >= 256 {
         // Most pairs repeat a value already seen: test them 32 at a time against the set of
         // values not yet seen, and mark only the new ones.
-        let mut want = WantTable::unseen(seen, cap);
-        scan_pairs(values, s, first, last, &mut want, true, |x, want| {
+        let mut want = WantTable::unseen(seen, bound.min(cap));
+        scan_pairs(values, s, first, last, &mut want, true, |x| {
             seen[usize::from(x)] = 1;
-            want.remove(x);
             true
         });
         return;
@@ -898,8 +909,8 @@ impl WantTable {
     }
 }
 
-/// Visits, in order of `a`, the pairs `a` in `first..=last` whose `G(a) ⊕ G(s − a)` is in
-/// `want`, calling `hit(x, want)`; `hit` may only shrink `want` and returns whether to go on.
+/// Visits, in order of `a`, the pairs `a` in `first..=last` whose `x = G(a) ⊕ G(s − a)` is in
+/// `want`: removes `x` from `want` and calls `hit(x)`, which returns whether to go on.
 /// Returns the number of pairs looked at. Every value must be below 1024.
 fn scan_pairs(
     values: &[u16],
@@ -908,7 +919,7 @@ fn scan_pairs(
     last: usize,
     want: &mut WantTable,
     simd: bool,
-    mut hit: impl FnMut(u16, &mut WantTable) -> bool,
+    mut hit: impl FnMut(u16) -> bool,
 ) -> usize {
     if first > last {
         return 0;
@@ -926,8 +937,11 @@ fn scan_pairs(
     let _ = simd;
     while a <= last {
         let x = values[a] ^ values[s - a];
-        if want.contains(x) && !hit(x, want) {
-            return a + 1 - first;
+        if want.contains(x) {
+            want.remove(x);
+            if !hit(x) {
+                return a + 1 - first;
+            }
         }
         a += 1;
     }
@@ -946,12 +960,13 @@ mod avx512 {
     }
 
     /// The block part of [`super::scan_pairs`]: 32 pairs per step, each value looked up in
-    /// the 1024-bit table with two-table word permutes. Returns where it stopped and whether
-    /// `hit` asked to stop (the returned index is then one past the stopping pair).
+    /// the 1024-bit table with two-table word permutes. The table lives in two registers, kept
+    /// equal to `want`. Returns where it stopped and whether `hit` asked to stop (the returned
+    /// index is then one past the stopping pair).
     ///
     /// # Safety
     ///
-    /// The CPU must support AVX-512 F and BW; `last ≤ s / 2` and `s ≤ values.len()`.
+    /// The CPU must support AVX-512 F and BW; `1 ≤ first`, `last ≤ s / 2`, `s ≤ values.len()`.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn scan(
         values: &[u16],
@@ -959,7 +974,7 @@ mod avx512 {
         first: usize,
         last: usize,
         want: &mut WantTable,
-        hit: &mut impl FnMut(u16, &mut WantTable) -> bool,
+        hit: &mut impl FnMut(u16) -> bool,
     ) -> (usize, bool) {
         assert!(first >= 1 && last <= s / 2 && s <= values.len());
         let reverse = _mm512_set_epi16(
@@ -969,13 +984,12 @@ mod avx512 {
         let fifteen = _mm512_set1_epi16(15);
         let one = _mm512_set1_epi16(1);
         // SAFETY: the table is 128 bytes, aligned to 64.
-        let load_table = |want: &WantTable| unsafe {
+        let (mut low_table, mut high_table) = unsafe {
             (
                 _mm512_load_si512(want.0.as_ptr().cast()),
                 _mm512_load_si512(want.0.as_ptr().add(32).cast()),
             )
         };
-        let (mut low_table, mut high_table) = load_table(want);
         let mut a = first;
         let mut lanes = [0u16; 32];
         while a + 31 <= last {
@@ -998,12 +1012,27 @@ mod avx512 {
                     let lane = mask.trailing_zeros() as usize;
                     mask &= mask - 1;
                     let value = lanes[lane];
-                    // The table may have shrunk since the block was tested.
-                    if want.contains(value) && !hit(value, want) {
+                    // An earlier lane of this block may have found the same value.
+                    if !want.contains(value) {
+                        continue;
+                    }
+                    want.remove(value);
+                    // Clear the bit in the registers too: reloading them right after the
+                    // scalar store would stall on store forwarding.
+                    let word = u32::from(value >> 4);
+                    let bit = _mm512_set1_epi16(!(1u16 << (value & 15)) as i16);
+                    let ones = _mm512_set1_epi16(-1);
+                    if word < 32 {
+                        let keep = _mm512_mask_mov_epi16(ones, 1 << word, bit);
+                        low_table = _mm512_and_si512(low_table, keep);
+                    } else {
+                        let keep = _mm512_mask_mov_epi16(ones, 1 << (word - 32), bit);
+                        high_table = _mm512_and_si512(high_table, keep);
+                    }
+                    if !hit(value) {
                         return (a + lane + 1, true);
                     }
                 }
-                (low_table, high_table) = load_table(want);
             }
             a += 32;
         }
@@ -1453,9 +1482,17 @@ mod tests {
         let values = compute(&Code::parse("0.6").unwrap(), 1 << 20, &options(2), &()).unwrap();
         assert_eq!(values[1 << 20], 150);
         assert_eq!(fnv1a(&values), OFFICERS_FNV);
+        let (mut a, mut b) = (0u16, 0u16);
+        for &v in &values {
+            a = a.wrapping_add(v);
+            b = b.wrapping_add(a);
+        }
+        assert_eq!((u32::from(b) << 16) | u32::from(a), 0x1369_632A);
     }
 
-    const OFFICERS_FNV: u64 = 0;
+    /// FNV-1a over the little-endian bytes of G(0..=2^20); the values also match ogsolve's
+    /// Fletcher-32 checksum 1369632A.
+    const OFFICERS_FNV: u64 = 15_010_966_352_304_510_038;
 
     /// 0.16 has period 149459 from 105351. Run with
     /// `cargo test --release -p sprague --lib heap::rare -- --ignored`.
