@@ -107,8 +107,34 @@ fn corrupt(path: &Path, what: &str) -> Error {
     ))
 }
 
+/// What [`save`] writes: the fields of a [`Checkpoint`], borrowing the values so that saving
+/// a large table never copies it.
+#[derive(Clone, Copy, Debug)]
+pub struct State<'a> {
+    /// The code's text.
+    pub code: &'a str,
+    /// The sparse method's mask (0 for the naive mode).
+    pub mask: u16,
+    /// Whether the heap-parity variant was in use.
+    pub heap_parity: bool,
+    /// G(0), …, G(n).
+    pub values: &'a [u16],
+}
+
+impl Checkpoint {
+    /// The checkpoint as a [`State`] to save.
+    pub fn state(&self) -> State<'_> {
+        State {
+            code: &self.code,
+            mask: self.mask,
+            heap_parity: self.heap_parity,
+            values: &self.values,
+        }
+    }
+}
+
 /// The fixed fields after the checksum, before the values.
-fn fields(checkpoint: &Checkpoint) -> Vec<u8> {
+fn fields(checkpoint: &State<'_>) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(32 + checkpoint.code.len());
     bytes.extend_from_slice(&(checkpoint.code.len() as u32).to_le_bytes());
     bytes.extend_from_slice(checkpoint.code.as_bytes());
@@ -130,11 +156,11 @@ fn value_blocks(values: &[u16]) -> impl Iterator<Item = Vec<u8>> + '_ {
 /// # Errors
 ///
 /// [`Error::Io`] when the file cannot be written.
-pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<()> {
+pub fn save(path: &Path, checkpoint: &State<'_>) -> Result<()> {
     let fields = fields(checkpoint);
     let mut checksum = Checksum::new();
     checksum.update(&fields);
-    for block in value_blocks(&checkpoint.values) {
+    for block in value_blocks(checkpoint.values) {
         checksum.update(&block);
     }
     let mut temp = path.as_os_str().to_owned();
@@ -147,7 +173,7 @@ pub fn save(path: &Path, checkpoint: &Checkpoint) -> Result<()> {
         out.write_all(&VERSION.to_le_bytes())?;
         out.write_all(&checksum.finish().to_le_bytes())?;
         out.write_all(&fields)?;
-        for block in value_blocks(&checkpoint.values) {
+        for block in value_blocks(checkpoint.values) {
             out.write_all(&block)?;
         }
         let file = out.into_inner().map_err(|e| e.into_error())?;
@@ -258,11 +284,11 @@ mod tests {
     fn round_trip() {
         let path = temp_path("round.ckpt");
         assert_eq!(load(&path).unwrap(), None);
-        save(&path, &sample()).unwrap();
+        save(&path, &sample().state()).unwrap();
         assert_eq!(load(&path).unwrap(), Some(sample()));
         let mut shorter = sample();
         shorter.values.truncate(3);
-        save(&path, &shorter).unwrap();
+        save(&path, &shorter.state()).unwrap();
         assert_eq!(load(&path).unwrap(), Some(shorter));
         std::fs::remove_file(&path).unwrap();
     }
@@ -270,7 +296,7 @@ mod tests {
     #[test]
     fn corruption_is_refused() {
         let path = temp_path("corrupt.ckpt");
-        save(&path, &sample()).unwrap();
+        save(&path, &sample().state()).unwrap();
         let good = std::fs::read(&path).unwrap();
         // A flipped bit in a value.
         let mut bad = good.clone();

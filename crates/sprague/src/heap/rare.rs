@@ -352,8 +352,8 @@ impl Engine {
     ///
     /// # Errors
     ///
-    /// As [`Engine::new`], and [`Error::Limit`] when a stored value is impossible for the code
-    /// is not detected here: values are trusted (the checkpoint's checksum guards them).
+    /// As [`Engine::new`]. The values are trusted (a checkpoint's checksum guards them); a
+    /// mode that does not fit the code falls back to the naive mode.
     pub fn from_values(code: &Code, values: Vec<u16>, mode: Mode) -> Result<Engine> {
         let mut engine = Engine::new(code)?;
         for (x, &v) in values.iter().enumerate() {
@@ -1043,8 +1043,9 @@ mod avx512 {
 /// Bytes needed to compute G(0..=to): values, the worst-case rare list, the marking arrays.
 pub fn memory_estimate(to: usize) -> u64 {
     let heaps = to as u64 + 1;
-    // values (2 bytes) + rare list at its largest fraction (4 + 2 bytes) + histogram and marks.
-    heaps * 2 + (heaps as f64 * SPARSE_FRACTION * 1.5) as u64 * 6 + (4 << 20)
+    // Values (2 bytes), a checkpoint being read back (2 bytes), the rare list at its largest
+    // fraction (4 + 2 bytes), and the histogram and marking arrays.
+    heaps * 4 + (heaps as f64 * SPARSE_FRACTION * 1.5) as u64 * 6 + (4 << 20)
 }
 
 /// The memory this machine can give, from `/proc/meminfo` when available.
@@ -1178,6 +1179,7 @@ fn run_loop(
     let first = engine.values.len();
     let mut last_checkpoint = Instant::now();
     let mut last_report = Instant::now();
+    let mut reported = first;
     while engine.values.len() <= to {
         engine.step_with(options.naive_only)?;
         let n = engine.values.len() - 1;
@@ -1187,11 +1189,17 @@ fn run_loop(
         if n.is_multiple_of(4096) {
             let now = Instant::now();
             if now - last_report >= Duration::from_millis(250) {
+                let recent = (n - reported) as f64 / (now - last_report).as_secs_f64().max(1e-9);
                 last_report = now;
+                reported = n;
                 let rate = (n + 1 - first) as f64 / (now - start).as_secs_f64().max(1e-9);
+                let eta = remaining_seconds(engine.mode(), n, to, recent);
                 progress.advance(
                     n as u64 + 1,
-                    &format!("{rate:.0} heaps/s, rare list {}", engine.rare_len()),
+                    &format!(
+                        "{rate:.0} heaps/s, eta {eta:.0} s, rare list {}",
+                        engine.rare_len()
+                    ),
                 );
             }
             if let Some(path) = &options.checkpoint {
@@ -1205,6 +1213,17 @@ fn run_loop(
     Ok(())
 }
 
+/// Seconds left at the recent rate: a heap costs about the same in a sparse mode, and in
+/// proportion to its size in the naive mode (so the rest costs (to² − n²) / 2n heaps of now).
+fn remaining_seconds(mode: Mode, n: usize, to: usize, recent_rate: f64) -> f64 {
+    let (n, to) = (n.max(1) as f64, to as f64);
+    let heaps = match mode {
+        Mode::Naive => (to * to - n * n) / (2.0 * n),
+        Mode::Sparse { .. } => to - n,
+    };
+    heaps.max(0.0) / recent_rate.max(1e-9)
+}
+
 fn save(engine: &Engine, path: &std::path::Path) -> Result<()> {
     let (mask, heap_parity) = match engine.mode {
         Mode::Naive => (0, false),
@@ -1212,11 +1231,11 @@ fn save(engine: &Engine, path: &std::path::Path) -> Result<()> {
     };
     checkpoint::save(
         path,
-        &Checkpoint {
-            code: engine.code.name(),
+        &checkpoint::State {
+            code: &engine.code.name(),
             mask,
             heap_parity,
-            values: engine.values.clone(),
+            values: &engine.values,
         },
     )
 }
@@ -1380,6 +1399,15 @@ mod tests {
         assert_eq!(to_value(7, 65535).unwrap(), 65535);
         assert!(matches!(to_value(7, 65536), Err(Error::Limit(m)) if m.contains("G(7) = 65536")));
         assert!(matches!(check_memory(MAX_HEAP + 1), Err(Error::Limit(_))));
+    }
+
+    #[test]
+    fn values_to_2_28_fit_the_machine() {
+        // 2^28 values must fit 24 GiB with room to spare (the estimate includes a worst-case
+        // rare list and the checkpoint buffers).
+        assert!(memory_estimate(1 << 28) < 4 << 30);
+        let err = check_memory(MAX_HEAP).err();
+        assert!(err.as_ref().is_none_or(|e| e.to_string().contains("MiB")), "{err:?}");
     }
 
     #[test]
