@@ -254,6 +254,39 @@ const RARE_COST_SCALAR: f64 = 1.2;
 /// Pairs per task below which a second thread costs more than it saves.
 const PARALLEL_MIN_PAIRS: usize = 1 << 13;
 
+/// Heaps whose rare-list marks are computed together.
+const BATCH: usize = 4;
+
+/// Rare-pair marks of `BATCH` consecutive heaps, computed in one pass over the rare list.
+struct Batch {
+    /// The first heap of the batch.
+    start: usize,
+    /// Whether the marks belong to the current mode and rare list.
+    valid: bool,
+    /// The value bound when the marks were made (what must be cleared).
+    cap: usize,
+    /// For each split digit, the rare-list indices the batch covered.
+    covered: Vec<std::ops::Range<usize>>,
+    /// One marking array per heap.
+    marks: Box<[[u8; 1 << 16]; BATCH]>,
+}
+
+impl Batch {
+    fn new() -> Result<Batch> {
+        let marks = vec![[0u8; 1 << 16]; BATCH]
+            .into_boxed_slice()
+            .try_into()
+            .map_err(|_| Error::Internal("batch marking arrays".into()))?;
+        Ok(Batch {
+            start: 0,
+            valid: false,
+            cap: 1,
+            covered: Vec::new(),
+            marks,
+        })
+    }
+}
+
 /// The resumable state of a computation: values so far, mode (mask) and rare list.
 pub struct Engine {
     code: Code,
@@ -275,6 +308,10 @@ pub struct Engine {
     seen: Box<[u8; SEEN]>,
     /// The second thread's marks.
     seen_other: Vec<u8>,
+    /// Bit v is the mask parity of v, for v ≤ 1087 (the fast search for c).
+    class_words: [u64; 1024 / 64 + 1],
+    /// Rare-pair marks of the next [`BATCH`] heaps, computed together (see [`Batch`]).
+    batch: Batch,
     parallel: bool,
     /// Never re-choose the mode (tests of arbitrary masks).
     fixed_mode: bool,
@@ -338,6 +375,8 @@ impl Engine {
                 .try_into()
                 .map_err(|_| Error::Internal("marking array".into()))?,
             seen_other: vec![0u8; 1 << 16],
+            batch: Batch::new()?,
+            class_words: [0; 1024 / 64 + 1],
             parallel: false,
             fixed_mode: false,
             sparse_ceiling: SPARSE_FRACTION,
@@ -429,6 +468,15 @@ impl Engine {
 
     fn set_mode(&mut self, mode: Mode) {
         self.mode = mode;
+        self.batch.valid = false;
+        if let Mode::Sparse { mask, .. } = mode {
+            for (w, word) in self.class_words.iter_mut().enumerate() {
+                *word = (0..64).fold(0, |acc, i| {
+                    let parity = ((w * 64 + i) as u64 & u64::from(mask)).count_ones() & 1;
+                    acc | u64::from(parity) << i
+                });
+            }
+        }
         self.rare.clear();
         self.rare_values.clear();
         if let Mode::Sparse { .. } = mode {
@@ -621,41 +669,93 @@ impl Engine {
 
     fn sparse_value(&mut self, n: usize, mask: u16, heap_parity: bool) -> usize {
         let unequal = self.code.unequal;
+        // Grundy's game excludes the pair (s/2, s/2), which the batch does not track.
+        let batched = !unequal && !self.parallel;
+        if batched
+            && !(self.batch.valid && (self.batch.start..self.batch.start + BATCH).contains(&n))
+        {
+            self.fill_batch(n);
+        }
+        let lane = n.wrapping_sub(self.batch.start);
         for i in 0..self.splits.len() {
             let t = self.splits[i];
             if n < t + 2 {
                 continue;
             }
             let s = n - t;
-            // Rare heaps r with 1 ≤ r ≤ s − 1: the list is ascending.
+            // Rare heaps r with 1 ≤ r ≤ s − 1: the list is ascending. The batch covered the
+            // entries in `covered`; the rest are marked here.
             let end = self.rare.partition_point(|&r| (r as usize) < s);
+            let covered = if batched {
+                self.batch.covered[i].clone()
+            } else {
+                0..0
+            };
             self.stats.rare_pairs += end as u64;
             let parallel = self.parallel && end >= 2 * PARALLEL_MIN_PAIRS;
-            mark_rare(
-                &mut self.seen[..],
-                parallel.then_some(&mut self.seen_other[..]),
-                self.cap,
-                &self.rare[..end],
-                &self.rare_values[..end],
-                &self.values,
-                s,
-                unequal,
-            );
+            let ranges = [0..covered.start.min(end), covered.end.min(end)..end];
+            for range in ranges {
+                if range.is_empty() {
+                    continue;
+                }
+                mark_rare(
+                    &mut self.seen[..],
+                    parallel.then_some(&mut self.seen_other[..]),
+                    self.cap,
+                    &self.rare[range.clone()],
+                    &self.rare_values[range],
+                    &self.values,
+                    s,
+                    unequal,
+                );
+            }
+        }
+        if batched {
+            let marks = &self.batch.marks[lane];
+            for (a, b) in self.seen[..self.cap].iter_mut().zip(&marks[..self.cap]) {
+                *a |= *b;
+            }
         }
         let known = if heap_parity && self.splits.first().is_some_and(|&t| n >= t + 2) {
             1 ^ ((n - self.splits[0]) as u32 & 1)
         } else {
             1
         };
-        let parity = |v: usize| (v as u32 & u32::from(mask)).count_ones() & 1;
-        // Every option of the known parity is marked now.
-        let c = mex(&self.seen[..], 0, usize::MAX, |v| parity(v) == known);
-        let mut remaining = self.seen[..c].iter().filter(|&&s| s == 0).count();
-        if remaining == 0 {
-            return c;
-        }
         if self.simd && WantTable::fits(self.cap) {
-            let mut want = WantTable::unseen(&self.seen[..], c);
+            // Every option of the known parity is marked now: find c and the values below it
+            // still missing on 64-value words.
+            let words = self.cap / 64 + 1;
+            let mut unseen = [0u64; 1024 / 64 + 1];
+            unseen_words(&self.seen[..], &mut unseen[..words]);
+            let class = &self.class_words;
+            let mut c = words * 64;
+            for (w, (&u, &k)) in unseen[..words].iter().zip(class).enumerate() {
+                let candidates = if known == 1 { u & k } else { u & !k };
+                if candidates != 0 {
+                    c = w * 64 + candidates.trailing_zeros() as usize;
+                    break;
+                }
+            }
+            let mut want = WantTable([0; 64]);
+            let mut remaining = 0;
+            for (w, &u) in unseen[..words].iter().enumerate() {
+                let below = if c >= (w + 1) * 64 {
+                    u
+                } else if c > w * 64 {
+                    u & ((1u64 << (c - w * 64)) - 1)
+                } else {
+                    0
+                };
+                remaining += below.count_ones() as usize;
+                if w < 16 {
+                    for (i, part) in want.0[4 * w..4 * w + 4].iter_mut().enumerate() {
+                        *part = (below >> (16 * i)) as u16;
+                    }
+                }
+            }
+            if remaining == 0 {
+                return c;
+            }
             let seen = &mut self.seen[..];
             for &t in &self.splits {
                 if n < t + 2 || remaining == 0 {
@@ -670,7 +770,19 @@ impl Engine {
                 });
                 self.stats.scanned_pairs += scanned as u64;
             }
+            if remaining == 0 {
+                c
+            } else {
+                mex(&self.seen[..], 0, c, |_| true)
+            }
         } else {
+            let parity = |v: usize| (v as u32 & u32::from(mask)).count_ones() & 1;
+            // Every option of the known parity is marked now.
+            let c = mex(&self.seen[..], 0, usize::MAX, |v| parity(v) == known);
+            let mut remaining = self.seen[..c].iter().filter(|&&s| s == 0).count();
+            if remaining == 0 {
+                return c;
+            }
             // Values from c up are not needed: marking them as seen leaves one predictable test per
             // pair in the scan below.
             let cap = self.cap.max(c);
@@ -697,11 +809,44 @@ impl Engine {
                 }
                 self.stats.scanned_pairs += last as u64;
             }
+            if remaining == 0 {
+                c
+            } else {
+                mex(&self.seen[..], 0, c, |_| true)
+            }
         }
-        if remaining == 0 {
-            c
-        } else {
-            mex(&self.seen[..], 0, c, |_| true)
+    }
+
+    /// Marks the rare pairs of heaps `n..n + BATCH` whose partners are already known: list
+    /// entries `r` with `BATCH ≤ r < n − t`. Heap `n + j` pairs `r` with `n + j − t − r`, so
+    /// one load of four consecutive values serves the four heaps.
+    fn fill_batch(&mut self, n: usize) {
+        let cap = self.batch.cap.max(self.cap);
+        for marks in self.batch.marks.iter_mut() {
+            marks[..cap].fill(0);
+        }
+        self.batch.cap = self.cap;
+        self.batch.start = n;
+        self.batch.valid = true;
+        self.batch.covered.clear();
+        let first = self.rare.partition_point(|&r| (r as usize) < BATCH);
+        for &t in &self.splits {
+            let s0 = n.saturating_sub(t);
+            let end = self.rare.partition_point(|&r| (r as usize) < s0).max(first);
+            self.batch.covered.push(first..end);
+            let [m0, m1, m2, m3] = &mut *self.batch.marks;
+            for (&r, &v) in self.rare[first..end]
+                .iter()
+                .zip(&self.rare_values[first..end])
+            {
+                // r ≥ BATCH and r < s0, so base + 3 ≤ s0 − 1 < n ≤ values.len().
+                let base = s0 - r as usize;
+                let partners = &self.values[base..base + BATCH];
+                m0[usize::from(v ^ partners[0])] = 1;
+                m1[usize::from(v ^ partners[1])] = 1;
+                m2[usize::from(v ^ partners[2])] = 1;
+                m3[usize::from(v ^ partners[3])] = 1;
+            }
         }
     }
 
@@ -870,6 +1015,22 @@ fn simd_available() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
+    }
+}
+
+/// Writes to `out[w]` the bits of the values `64w..64w + 64` whose `seen` byte is 0 (bytes
+/// are 0 or 1).
+fn unseen_words(seen: &[u8], out: &mut [u64]) {
+    // Multiplying eight 0/1 bytes by this gathers them into the top byte, byte i to bit i.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    for (w, word) in out.iter_mut().enumerate() {
+        let mut bits = 0u64;
+        for (k, chunk) in seen[w * 64..w * 64 + 64].chunks_exact(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(chunk);
+            bits |= (u64::from_le_bytes(bytes).wrapping_mul(GATHER) >> 56) << (8 * k);
+        }
+        *word = !bits;
     }
 }
 
@@ -1407,7 +1568,10 @@ mod tests {
         // rare list and the checkpoint buffers).
         assert!(memory_estimate(1 << 28) < 4 << 30);
         let err = check_memory(MAX_HEAP).err();
-        assert!(err.as_ref().is_none_or(|e| e.to_string().contains("MiB")), "{err:?}");
+        assert!(
+            err.as_ref().is_none_or(|e| e.to_string().contains("MiB")),
+            "{err:?}"
+        );
     }
 
     #[test]
