@@ -685,8 +685,9 @@ impl Engine {
 
     fn sparse_value(&mut self, n: usize, mask: u16, heap_parity: bool) -> usize {
         let unequal = self.code.unequal;
-        // Grundy's game excludes the pair (s/2, s/2), which the batch does not track.
-        let batched = !unequal && !self.parallel;
+        // Grundy's game excludes the pair (s/2, s/2), which the batch does not track; long lists
+        // are split between two threads instead.
+        let batched = !unequal && !(self.parallel && self.rare.len() >= 2 * PARALLEL_MIN_PAIRS);
         if batched
             && !(self.batch.valid && (self.batch.start..self.batch.start + BATCH).contains(&n))
         {
@@ -1565,6 +1566,37 @@ mod tests {
         let naive = compute(&code, 40_000, &forced, &()).unwrap();
         let sparse = compute(&code, 40_000, &options(2), &()).unwrap();
         assert_eq!(naive, sparse);
+    }
+
+    #[test]
+    fn long_rare_lists_split_between_threads() {
+        // A poor mask on 0.007 keeps about half the heaps on the list, past the length where
+        // two threads share the rare-pair marking.
+        let code = Code::parse("0.007").unwrap();
+        let to = 40_000;
+        let naive = Options {
+            naive_only: true,
+            ..options(1)
+        };
+        let expected = compute(&code, to, &naive, &()).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut engine = Engine::new(&code).unwrap();
+        engine.set_mode(Mode::Sparse {
+            mask: 1,
+            heap_parity: false,
+        });
+        engine.fixed_mode = true;
+        engine.set_parallel(true);
+        pool.install(|| {
+            for _ in 0..=to {
+                engine.step().unwrap();
+            }
+        });
+        assert!(engine.rare_len() >= 2 * PARALLEL_MIN_PAIRS, "{engine:?}");
+        assert_eq!(engine.values(), &expected[..]);
     }
 
     #[test]
