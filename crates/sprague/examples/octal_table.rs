@@ -4,6 +4,7 @@
 //! CODE is a Guy–Smith code (`0.6`, `4.07`) or `grundy`. Prints one line:
 //! `code=0.6 n=1048576 threads=1 seconds=… last=150 fletcher=… rare=… mode=…`; the Fletcher-32
 //! checksum is the one ogsolve prints, so the two programs' values can be compared.
+//! With `OCTAL_DUMP=FILE` the values are also written to FILE as little-endian u16.
 
 use sprague::heap::rare::{Code, Options};
 use std::time::Instant;
@@ -48,6 +49,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         sprague::heap::rare::run(&code, to, &options, &Notes)?
     };
     let values = &run.values;
+    if let Some(path) = std::env::var_os("OCTAL_DUMP") {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        std::fs::write(path, bytes)?;
+    }
     let seconds = start.elapsed().as_secs_f64();
     println!(
         "code={} n={} threads={} seconds={:.3} last={} fletcher={:X} rare={} mode={:?} rare_pairs={} scanned_pairs={} rebuilds={}",

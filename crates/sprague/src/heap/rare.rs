@@ -23,7 +23,7 @@
 //! - The rare-list marks of eight consecutive heaps are made in one pass over the list
 //!   (their partners are consecutive values).
 //! - Pair scans test 32 pairs at a time on CPUs with AVX-512 (detected at run time; a scalar
-//!   path is kept and tested): each XOR is looked up in a 1024-bit table of the values still
+//!   path is kept and tested): each XOR is looked up in a 2048-bit table of the values still
 //!   wanted, held in two registers, and only new values leave the vector loop.
 //! - In the naive mode only values up to just above the recent maximum are looked for first,
 //!   since only values below the mex matter; a second pass runs when all of them are options.
@@ -324,8 +324,8 @@ pub struct Engine {
     seen: Box<[u8; SEEN]>,
     /// The second thread's marks.
     seen_other: Vec<u8>,
-    /// Bit v is the mask parity of v, for v ≤ 1087 (the fast search for c).
-    class_words: [u64; 1024 / 64 + 1],
+    /// Bit v is the mask parity of v, for v < TABLE_BITS + 64 (the fast search for c).
+    class_words: [u64; TABLE_BITS / 64 + 1],
     /// Rare-pair marks of the next [`BATCH`] heaps, computed together (see [`Batch`]).
     batch: Batch,
     parallel: bool,
@@ -392,7 +392,7 @@ impl Engine {
                 .map_err(|_| Error::Internal("marking array".into()))?,
             seen_other: vec![0u8; 1 << 16],
             batch: Batch::new()?,
-            class_words: [0; 1024 / 64 + 1],
+            class_words: [0; TABLE_BITS / 64 + 1],
             parallel: false,
             fixed_mode: false,
             sparse_ceiling: SPARSE_FRACTION,
@@ -687,7 +687,8 @@ impl Engine {
         let unequal = self.code.unequal;
         // Grundy's game excludes the pair (s/2, s/2), which the batch does not track; long lists
         // are split between two threads instead.
-        let batched = !unequal && !(self.parallel && self.rare.len() >= 2 * PARALLEL_MIN_PAIRS);
+        let split = self.parallel && self.rare.len() >= 2 * PARALLEL_MIN_PAIRS;
+        let batched = !unequal && !split;
         if batched
             && !(self.batch.valid && (self.batch.start..self.batch.start + BATCH).contains(&n))
         {
@@ -742,7 +743,7 @@ impl Engine {
             // Every option of the known parity is marked now: find c and the values below it
             // still missing on 64-value words.
             let words = self.cap / 64 + 1;
-            let mut unseen = [0u64; 1024 / 64 + 1];
+            let mut unseen = [0u64; TABLE_BITS / 64 + 1];
             unseen_words(&self.seen[..], &mut unseen[..words]);
             let class = &self.class_words;
             let mut c = words * 64;
@@ -753,7 +754,7 @@ impl Engine {
                     break;
                 }
             }
-            let mut want = WantTable([0; 64]);
+            let mut want = WantTable([0; TABLE_BITS / 16]);
             let mut remaining = 0;
             for (w, &u) in unseen[..words].iter().enumerate() {
                 let below = if c >= (w + 1) * 64 {
@@ -764,7 +765,7 @@ impl Engine {
                     0
                 };
                 remaining += below.count_ones() as usize;
-                if w < 16 {
+                if w < TABLE_BITS / 64 {
                     for (i, part) in want.0[4 * w..4 * w + 4].iter_mut().enumerate() {
                         *part = (below >> (16 * i)) as u16;
                     }
@@ -1052,22 +1053,25 @@ fn unseen_words(seen: &[u8], out: &mut [u64]) {
     }
 }
 
-/// A set of values below 1024 as 64 words of 16 bits: the layout the AVX-512 word permutes
-/// read as a lookup table.
+/// Values the AVX-512 scan can look up: below 2048.
+const TABLE_BITS: usize = 2048;
+
+/// A set of values below [`TABLE_BITS`] as words of 16 bits: the layout the AVX-512 word
+/// permutes read as a lookup table.
 #[derive(Clone, Copy)]
 #[repr(C, align(64))]
-struct WantTable([u16; 64]);
+struct WantTable([u16; TABLE_BITS / 16]);
 
 impl WantTable {
     /// Whether the table can hold every value below `cap`.
     const fn fits(cap: usize) -> bool {
-        cap <= 1024
+        cap <= TABLE_BITS
     }
 
     /// The values `v < below` with `seen[v] == 0`.
     fn unseen(seen: &[u8], below: usize) -> WantTable {
-        let mut table = WantTable([0; 64]);
-        for (v, &mark) in seen[..below.min(1024)].iter().enumerate() {
+        let mut table = WantTable([0; TABLE_BITS / 16]);
+        for (v, &mark) in seen[..below.min(TABLE_BITS)].iter().enumerate() {
             if mark == 0 {
                 table.0[v >> 4] |= 1 << (v & 15);
             }
@@ -1077,12 +1081,12 @@ impl WantTable {
 
     fn contains(&self, v: u16) -> bool {
         let v = usize::from(v);
-        v < 1024 && self.0[v >> 4] >> (v & 15) & 1 != 0
+        v < TABLE_BITS && self.0[v >> 4] >> (v & 15) & 1 != 0
     }
 
     fn remove(&mut self, v: u16) {
         let v = usize::from(v);
-        if v < 1024 {
+        if v < TABLE_BITS {
             self.0[v >> 4] &= !(1 << (v & 15));
         }
     }
@@ -1090,7 +1094,7 @@ impl WantTable {
 
 /// Visits, in order of `a`, the pairs `a` in `first..=last` whose `x = G(a) ⊕ G(s − a)` is in
 /// `want`: removes `x` from `want` and calls `hit(x)`, which returns whether to go on.
-/// Returns the number of pairs looked at. Every value must be below 1024.
+/// Returns the number of pairs looked at. Every value must be below [`TABLE_BITS`].
 fn scan_pairs(
     values: &[u16],
     s: usize,
@@ -1139,7 +1143,7 @@ mod avx512 {
     }
 
     /// The block part of [`super::scan_pairs`]: 32 pairs per step, each value looked up in
-    /// the 1024-bit table with two-table word permutes. The table lives in two registers, kept
+    /// the 2048-bit table with two-table word permutes. The table lives in four registers, kept
     /// equal to `want`. Returns where it stopped and whether `hit` asked to stop (the returned
     /// index is then one past the stopping pair).
     ///
@@ -1162,13 +1166,10 @@ mod avx512 {
         );
         let fifteen = _mm512_set1_epi16(15);
         let one = _mm512_set1_epi16(1);
-        // SAFETY: the table is 128 bytes, aligned to 64.
-        let (mut low_table, mut high_table) = unsafe {
-            (
-                _mm512_load_si512(want.0.as_ptr().cast()),
-                _mm512_load_si512(want.0.as_ptr().add(32).cast()),
-            )
-        };
+        let bit10 = _mm512_set1_epi16(1 << 10);
+        // SAFETY: the table is 256 bytes, aligned to 64.
+        let mut tables =
+            unsafe { [0, 32, 64, 96].map(|at| _mm512_load_si512(want.0.as_ptr().add(at).cast())) };
         let mut a = first;
         while a + 31 <= last {
             // SAFETY: a + 31 ≤ last < s ≤ values.len(), and s − a − 31 ≥ s − last ≥ 0 with
@@ -1180,7 +1181,13 @@ mod avx512 {
                 )
             };
             let x = _mm512_xor_si512(low, _mm512_permutexvar_epi16(reverse, high));
-            let words = _mm512_permutex2var_epi16(low_table, _mm512_srli_epi16::<4>(x), high_table);
+            // Word x >> 4 of the table: the permutes read bits 4–9, bit 10 picks the pair.
+            let index = _mm512_srli_epi16::<4>(x);
+            let words = _mm512_mask_blend_epi16(
+                _mm512_test_epi16_mask(x, bit10),
+                _mm512_permutex2var_epi16(tables[0], index, tables[1]),
+                _mm512_permutex2var_epi16(tables[2], index, tables[3]),
+            );
             let bits = _mm512_srlv_epi16(words, _mm512_and_si512(x, fifteen));
             let mut mask = _mm512_test_epi16_mask(bits, one);
             if mask != 0 {
@@ -1197,15 +1204,15 @@ mod avx512 {
                     want.remove(value);
                     // Clear the bit in the registers too: reloading them right after the
                     // scalar store would stall on store forwarding.
-                    let word = u32::from(value >> 4);
+                    let word = usize::from(value >> 4);
                     let bit = _mm512_set1_epi16(!(1u16 << (value & 15)) as i16);
                     let ones = _mm512_set1_epi16(-1);
-                    if word < 32 {
-                        let keep = _mm512_mask_mov_epi16(ones, 1 << word, bit);
-                        low_table = _mm512_and_si512(low_table, keep);
-                    } else {
-                        let keep = _mm512_mask_mov_epi16(ones, 1 << (word - 32), bit);
-                        high_table = _mm512_and_si512(high_table, keep);
+                    let keep = _mm512_mask_mov_epi16(ones, 1 << (word & 31), bit);
+                    match word >> 5 {
+                        0 => tables[0] = _mm512_and_si512(tables[0], keep),
+                        1 => tables[1] = _mm512_and_si512(tables[1], keep),
+                        2 => tables[2] = _mm512_and_si512(tables[2], keep),
+                        _ => tables[3] = _mm512_and_si512(tables[3], keep),
                     }
                     if !hit(value) {
                         return (a + lane + 1, true);
@@ -1566,6 +1573,53 @@ mod tests {
         let naive = compute(&code, 40_000, &forced, &()).unwrap();
         let sparse = compute(&code, 40_000, &options(2), &()).unwrap();
         assert_eq!(naive, sparse);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// The AVX-512 scan reports the same hits, in the same order, as the scalar loop, for
+        /// values over the whole table (the four registers and their selection).
+        #[test]
+        fn vector_scan_matches_scalar(
+            values in prop::collection::vec(0u16..2048, 2..600),
+            wanted in prop::collection::vec(0u16..2048, 0..300),
+            stop_after in 1usize..50,
+        ) {
+            let s = values.len();
+            let last = s / 2;
+            let mut table = WantTable([0; TABLE_BITS / 16]);
+            for &w in &wanted {
+                table.0[usize::from(w >> 4)] |= 1 << (w & 15);
+            }
+            let run = |simd: bool| {
+                let mut want = table;
+                let mut hits = Vec::new();
+                let looked = scan_pairs(&values, s, 1, last, &mut want, simd, |x| {
+                    hits.push(x);
+                    hits.len() < stop_after
+                });
+                (looked, hits, want.0)
+            };
+            let scalar = run(false);
+            if simd_available() {
+                prop_assert_eq!(run(true), scalar);
+            }
+        }
+    }
+
+    /// 0.007 to 2^18, where values pass 1024, against ogsolve's Fletcher-32 checksum. Run with
+    /// `cargo test --release -p sprague --lib heap::rare -- --ignored`.
+    #[test]
+    #[ignore]
+    fn treblecross_to_2_18() {
+        let values = compute(&Code::parse("0.007").unwrap(), 1 << 18, &options(2), &()).unwrap();
+        assert_eq!(values[1 << 18], 776);
+        let (mut a, mut b) = (0u16, 0u16);
+        for &v in &values {
+            a = a.wrapping_add(v);
+            b = b.wrapping_add(a);
+        }
+        assert_eq!((u32::from(b) << 16) | u32::from(a), 0x8929_B47C);
     }
 
     #[test]
