@@ -781,6 +781,9 @@ impl Engine {
                 }
                 let s = n - t;
                 let last = if unequal { (s - 1) / 2 } else { s / 2 };
+                // One thread: sharing this scan (chunks taken in turn, found values cleared in
+                // an atomic table) was measured slower on this shared two-core machine, since
+                // most scans end within a few thousand pairs.
                 let scanned = scan_pairs(&self.values, s, 1, last, &mut want, true, |x| {
                     seen[usize::from(x)] = 1;
                     remaining -= 1;
@@ -1170,34 +1173,42 @@ mod avx512 {
         // SAFETY: the table is 256 bytes, aligned to 64.
         let mut tables =
             unsafe { [0, 32, 64, 96].map(|at| _mm512_load_si512(want.0.as_ptr().add(at).cast())) };
-        let mut a = first;
-        while a + 31 <= last {
-            // SAFETY: a + 31 ≤ last < s ≤ values.len(), and s − a − 31 ≥ s − last ≥ 0 with
-            // s − a ≤ s − 1 < values.len() as a ≥ first ≥ 1.
-            let (low, high) = unsafe {
-                (
-                    _mm512_loadu_si512(values.as_ptr().add(a).cast()),
-                    _mm512_loadu_si512(values.as_ptr().add(s - a - 31).cast()),
-                )
-            };
-            let x = _mm512_xor_si512(low, _mm512_permutexvar_epi16(reverse, high));
-            // Word x >> 4 of the table: the permutes read bits 4–9, bit 10 picks the pair.
-            let index = _mm512_srli_epi16::<4>(x);
-            let words = _mm512_mask_blend_epi16(
-                _mm512_test_epi16_mask(x, bit10),
-                _mm512_permutex2var_epi16(tables[0], index, tables[1]),
-                _mm512_permutex2var_epi16(tables[2], index, tables[3]),
-            );
-            let bits = _mm512_srlv_epi16(words, _mm512_and_si512(x, fifteen));
-            let mut mask = _mm512_test_epi16_mask(bits, one);
-            if mask != 0 {
+        // The hit mask of the 32 pairs from `a`.
+        macro_rules! block {
+            ($a:expr) => {{
+                let a: usize = $a;
+                // SAFETY: a + 31 ≤ last < s ≤ values.len(), and s − a − 31 ≥ s − last ≥ 0
+                // with s − a ≤ s − 1 < values.len() as a ≥ first ≥ 1.
+                let (low, high) = unsafe {
+                    (
+                        _mm512_loadu_si512(values.as_ptr().add(a).cast()),
+                        _mm512_loadu_si512(values.as_ptr().add(s - a - 31).cast()),
+                    )
+                };
+                let x = _mm512_xor_si512(low, _mm512_permutexvar_epi16(reverse, high));
+                // Word x >> 4 of the table: the permutes read bits 4–9, bit 10 picks the pair.
+                let index = _mm512_srli_epi16::<4>(x);
+                let words = _mm512_mask_blend_epi16(
+                    _mm512_test_epi16_mask(x, bit10),
+                    _mm512_permutex2var_epi16(tables[0], index, tables[1]),
+                    _mm512_permutex2var_epi16(tables[2], index, tables[3]),
+                );
+                let bits = _mm512_srlv_epi16(words, _mm512_and_si512(x, fifteen));
+                _mm512_test_epi16_mask(bits, one)
+            }};
+        }
+        // Reports the hits of a block, in order; returns from `scan` when `hit` says stop.
+        macro_rules! hits {
+            ($a:expr, $mask:expr) => {{
+                let a: usize = $a;
+                let mut mask: u32 = $mask;
                 while mask != 0 {
                     let lane = mask.trailing_zeros() as usize;
                     mask &= mask - 1;
                     // Recomputed from the values (in L1): reading a lane back from a vector
                     // stored to the stack would stall on store forwarding.
                     let value = values[a + lane] ^ values[s - a - lane];
-                    // An earlier lane of this block may have found the same value.
+                    // An earlier lane (or block) may have found the same value.
                     if !want.contains(value) {
                         continue;
                     }
@@ -1218,6 +1229,22 @@ mod avx512 {
                         return (a + lane + 1, true);
                     }
                 }
+            }};
+        }
+        let mut a = first;
+        // Two blocks per test of the masks: hits are rare, so one branch serves 64 pairs.
+        while a + 63 <= last {
+            let (first_mask, second_mask) = (block!(a), block!(a + 32));
+            if first_mask | second_mask != 0 {
+                hits!(a, first_mask);
+                hits!(a + 32, second_mask);
+            }
+            a += 64;
+        }
+        while a + 31 <= last {
+            let mask = block!(a);
+            if mask != 0 {
+                hits!(a, mask);
             }
             a += 32;
         }
