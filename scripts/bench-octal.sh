@@ -4,6 +4,7 @@
 #   scripts/bench-octal.sh            # the full set (long: 0.007 to 2^20 takes minutes)
 #   BENCH_QUICK=1 scripts/bench-octal.sh   # the same games at smaller sizes
 #   BENCH_THREADS="1 2" (default)     # sprague's thread counts; ogsolve has one thread
+#   BENCH_GAMES="0.6 1048576;0.16 700000"  # only these games (code and heap, ';'-separated)
 #
 # For each game it prints wall-clock and CPU seconds (user + sys) of both programs and the
 # ratios ogsolve/sprague (> 1 means sprague is faster). The machine may be shared, so the CPU
@@ -20,7 +21,9 @@ cargo build --release -p sprague --example octal_table >&2
 SPRAGUE=target/release/examples/octal_table
 THREADS=${BENCH_THREADS:-"1 2"}
 
-if [[ -n "${BENCH_QUICK:-}" ]]; then
+if [[ -n "${BENCH_GAMES:-}" ]]; then
+    IFS=';' read -r -a GAMES <<<"$BENCH_GAMES"
+elif [[ -n "${BENCH_QUICK:-}" ]]; then
     GAMES=("0.6 131072" "0.007 32768" "0.106 131072" "0.16 100000" "grundy 131072")
 else
     GAMES=("0.6 1048576" "0.007 1048576" "0.106 1048576" "0.16 700000" "grundy 1048576")
