@@ -27,8 +27,10 @@
 //!   wanted, held in two registers, and only new values leave the vector loop.
 //! - In the naive mode only values up to just above the recent maximum are looked for first,
 //!   since only values below the mex matter; a second pass runs when all of them are options.
-//! - With two threads, long pair scans and long rare lists are split between the threads.
-//!   Heaps of a sparse game (0.6) are too cheap, about a microsecond each, for that to pay.
+//! - With two threads, very long pair scans and rare lists are split between the threads.
+//!   Measured on this two-core machine, that does not pay below about 2^17 pairs per half:
+//!   heaps of a sparse game (0.6) take about a microsecond, and in the naive scan each half
+//!   must discover every value itself. So up to 2^20 the second thread is mostly idle.
 //!
 //! # Examples
 //!
@@ -263,8 +265,12 @@ const SPARSE_FRACTION: f64 = 0.3;
 const RARE_COST_SIMD: f64 = 2.0;
 const RARE_COST_SCALAR: f64 = 1.2;
 
-/// Pairs per task below which a second thread costs more than it saves.
-const PARALLEL_MIN_PAIRS: usize = 1 << 13;
+/// Pairs per task below which a second thread costs more than it saves. Measured on 0.007 to
+/// 2^18 with the naive scan: splitting at 2^14 pairs took 6.4 s against 3.8 s on one thread,
+/// because each half must discover every value on its own (the new values, not the pairs,
+/// dominate), and the join costs microseconds; 2^17 keeps splits to heaps where a half's scan
+/// outweighs that.
+const PARALLEL_MIN_PAIRS: usize = 1 << 17;
 
 /// Heaps whose rare-list marks are computed together.
 const BATCH: usize = 8;
@@ -329,6 +335,8 @@ pub struct Engine {
     /// Rare-pair marks of the next [`BATCH`] heaps, computed together (see [`Batch`]).
     batch: Batch,
     parallel: bool,
+    /// [`PARALLEL_MIN_PAIRS`], lowered in tests.
+    parallel_min: usize,
     /// Never re-choose the mode (tests of arbitrary masks).
     fixed_mode: bool,
     /// Sparse modes must beat this list fraction (lowered when one was measured slower than
@@ -394,6 +402,7 @@ impl Engine {
             batch: Batch::new()?,
             class_words: [0; TABLE_BITS / 64 + 1],
             parallel: false,
+            parallel_min: PARALLEL_MIN_PAIRS,
             fixed_mode: false,
             sparse_ceiling: SPARSE_FRACTION,
             review_heaps: 0,
@@ -689,7 +698,7 @@ impl Engine {
         let unequal = self.code.unequal;
         // Grundy's game excludes the pair (s/2, s/2), which the batch does not track; long lists
         // are split between two threads instead.
-        let split = self.parallel && self.rare.len() >= 2 * PARALLEL_MIN_PAIRS;
+        let split = self.parallel && self.rare.len() >= 2 * self.parallel_min;
         let batched = !unequal && !split;
         if batched
             && !(self.batch.valid && (self.batch.start..self.batch.start + BATCH).contains(&n))
@@ -712,7 +721,7 @@ impl Engine {
                 0..0
             };
             self.stats.rare_pairs += end as u64;
-            let parallel = self.parallel && end >= 2 * PARALLEL_MIN_PAIRS;
+            let parallel = self.parallel && end >= 2 * self.parallel_min;
             let ranges = [0..covered.start.min(end), covered.end.min(end)..end];
             for range in ranges {
                 if range.is_empty() {
@@ -884,7 +893,7 @@ impl Engine {
         self.stats.scanned_pairs += last as u64;
         let values = &self.values[..];
         let (cap, simd) = (self.cap, self.simd);
-        if self.parallel && last >= 2 * PARALLEL_MIN_PAIRS {
+        if self.parallel && last >= 2 * self.parallel_min {
             let mid = last / 2;
             let other = &mut self.seen_other[..];
             other[..cap].fill(0);
@@ -1673,13 +1682,28 @@ mod tests {
         });
         engine.fixed_mode = true;
         engine.set_parallel(true);
+        engine.parallel_min = 1 << 13;
         pool.install(|| {
             for _ in 0..=to {
                 engine.step().unwrap();
             }
         });
-        assert!(engine.rare_len() >= 2 * PARALLEL_MIN_PAIRS, "{engine:?}");
+        assert!(engine.rare_len() >= 2 * engine.parallel_min, "{engine:?}");
         assert_eq!(engine.values(), &expected[..]);
+        // The naive scan split between the threads, with and without AVX-512.
+        for simd in [false, true] {
+            let mut engine = Engine::new(&code).unwrap();
+            engine.fixed_mode = true;
+            engine.simd &= simd;
+            engine.set_parallel(true);
+            engine.parallel_min = 1 << 10;
+            pool.install(|| {
+                for _ in 0..=20_000 {
+                    engine.step().unwrap();
+                }
+            });
+            assert_eq!(engine.values(), &expected[..=20_000]);
+        }
     }
 
     #[test]
