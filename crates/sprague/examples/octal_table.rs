@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let seconds = start.elapsed().as_secs_f64();
     println!(
-        "code={} n={} threads={} seconds={:.3} last={} fletcher={:X} rare={} mode={:?} rare_pairs={} scanned_pairs={} rebuilds={}",
+        "code={} n={} threads={} seconds={:.3} last={} fletcher={:X} rare={} mode={:?} rare_pairs={} scanned_pairs={} missing={} rebuilds={}",
         code.name(),
         to,
         threads,
@@ -66,6 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         run.mode,
         run.stats.rare_pairs,
         run.stats.scanned_pairs,
+        run.stats.missing_values,
         run.stats.rebuilds,
     );
     Ok(())

@@ -246,6 +246,8 @@ pub struct Stats {
     pub rare_pairs: u64,
     /// Pairs scanned (naive mode, or the search below the candidate in sparse mode).
     pub scanned_pairs: u64,
+    /// Values a sparse scan had to find below the candidate (summed over heaps).
+    pub missing_values: u64,
     /// How often the mode was re-chosen with a rebuild of the rare list.
     pub rebuilds: u64,
 }
@@ -782,6 +784,7 @@ impl Engine {
                     }
                 }
             }
+            self.stats.missing_values += remaining as u64;
             if remaining == 0 {
                 return c;
             }
@@ -866,20 +869,13 @@ impl Engine {
             let s0 = n.saturating_sub(t);
             let end = self.rare.partition_point(|&r| (r as usize) < s0).max(first);
             self.batch.covered.push(first..end);
-            let marks = &mut *self.batch.marks;
-            for (&r, &v) in self.rare[first..end]
-                .iter()
-                .zip(&self.rare_values[first..end])
-            {
-                // r ≥ BATCH and r < s0, so base + BATCH − 1 ≤ s0 − 1 < n ≤ values.len().
-                let base = s0 - r as usize;
-                let Some(partners) = self.values.get(base..base + BATCH) else {
-                    continue;
-                };
-                for (marks, &partner) in marks.iter_mut().zip(partners) {
-                    marks[usize::from(v ^ partner)] = 1;
-                }
-            }
+            mark_batch(
+                &mut self.batch.marks,
+                &self.values,
+                &self.rare[first..end],
+                &self.rare_values[first..end],
+                s0,
+            );
         }
     }
 
@@ -926,6 +922,28 @@ fn mex(seen: &[u8], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -
         v += 1;
     }
     v.min(below)
+}
+
+/// The batch's rare loop: entry `r` (with `BATCH ≤ r < s0`) pairs with `s0 + j − r` for heap
+/// `j` of the batch. A function of its own so that the compiler knows the marks never alias
+/// the values and keeps the values' address in a register.
+fn mark_batch(
+    marks: &mut [[u8; MARKS]; BATCH],
+    values: &[u16],
+    rare: &[u32],
+    rare_values: &[u16],
+    s0: usize,
+) {
+    for (&r, &v) in rare.iter().zip(rare_values) {
+        // r ≥ BATCH and r < s0, so base + BATCH − 1 ≤ s0 − 1 < values.len().
+        let base = s0 - r as usize;
+        let Some(partners) = values.get(base..base + BATCH) else {
+            continue;
+        };
+        for (marks, &partner) in marks.iter_mut().zip(partners) {
+            marks[usize::from(v ^ partner)] = 1;
+        }
+    }
 }
 
 /// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`; every value is below `cap`. Values from
