@@ -128,3 +128,5 @@ pub trait HeapRules: Send + Sync {
         None
     }
 }
+pub mod checkpoint;
+pub mod rare;

@@ -1,0 +1,1875 @@
+//! The sparse-space ("rare value") engine for take-and-break codes, with a word-parallel naive
+//! fallback, two-thread marking and checkpoints.
+//!
+//! # The method
+//!
+//! Pick a mask `m` and call a heap `x` *rare* when `parity(G(x) & m)` (optionally XOR the parity
+//! of `x` itself, the heap-parity variant) falls in the class that is seldom taken. Values whose
+//! mask parity is odd form the other coset of the XOR subgroup of even-parity values, so an option
+//! value of that coset can only come from a split whose two parts lie in different classes: one of
+//! them is on the rare list. Marking `G(r) ⊕ G(n − t − r)` for every rare `r` therefore finds
+//! every option value of the *known* parity. The least unmarked known-parity value `c` is G(n)
+//! unless a smaller value of the other parity is missing too; scanning the remaining pairs stops as
+//! soon as every value below `c` is marked, which in a sparse space happens after a few pairs.
+//!
+//! The mask is chosen from the value histogram by a Walsh–Hadamard transform, which gives the size
+//! of the rare list for every mask at once, and is re-chosen when the list grows. When no mask
+//! makes the list short (0.007), the engine computes every pair, several per instruction.
+//!
+//! Any mask gives exact values; the mask only decides the speed.
+//!
+//! # Speed
+//!
+//! - The rare-list marks of eight consecutive heaps are made in one pass over the list
+//!   (their partners are consecutive values).
+//! - Pair scans test 32 pairs at a time on CPUs with AVX-512 (detected at run time; a scalar
+//!   path is kept and tested): each XOR is looked up in a 2048-bit table of the values still
+//!   wanted, held in two registers, and only new values leave the vector loop.
+//! - In the naive mode only values up to just above the recent maximum are looked for first,
+//!   since only values below the mex matter; a second pass runs when all of them are options.
+//! - With two threads, very long pair scans and rare lists are split between the threads.
+//!   Measured on this two-core machine, that does not pay below about 2^17 pairs per half:
+//!   heaps of a sparse game (0.6) take about a microsecond, and in the naive scan each half
+//!   must discover every value itself. So up to 2^20 the second thread is mostly idle.
+//!
+//! # Examples
+//!
+//! ```
+//! use sprague::heap::rare::{compute, Code, Options};
+//! let kayles = Code::parse("0.77")?;
+//! let values = compute(&kayles, 20, &Options::default(), &())?;
+//! assert_eq!(&values[..12], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+//! # Ok::<(), sprague::Error>(())
+//! ```
+
+use crate::error::{Error, Result};
+use crate::heap::checkpoint::{self, Checkpoint};
+use crate::progress::Progress;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The largest nim value the engine stores (values are `u16`).
+pub const MAX_VALUE: u32 = u16::MAX as u32;
+
+/// The largest heap size the engine accepts (heap indices are stored as `u32`).
+pub const MAX_HEAP: usize = u32::MAX as usize - 1;
+
+/// A take-and-break rule for the sparse engine: Guy–Smith digits, or Grundy's game.
+///
+/// Digit `d_t` (index `t`) says what removing `t` tokens may leave: bit 1 no heap, bit 2 one
+/// nonempty heap, bit 4 two nonempty heaps, bit 8 three nonempty heaps. `d_0` may only split
+/// (bits 4 and 8).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Code {
+    digits: Vec<u8>,
+    unequal: bool,
+}
+
+impl Code {
+    /// A code from its digits `d_0, d_1, …, d_k`; trailing zero digits are dropped.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Spec`] when a digit exceeds 15, when `d_0` has bit 1 or 2 (removing nothing must
+    /// split), or when there are more than 255 digits.
+    pub fn new(mut digits: Vec<u8>) -> Result<Code> {
+        while digits.len() > 1 && digits.last() == Some(&0) {
+            digits.pop();
+        }
+        if digits.is_empty() {
+            digits.push(0);
+        }
+        let text = || digits_text(&digits);
+        if digits.len() > 256 {
+            return Err(Error::spec(text(), "more than 255 digits after the point"));
+        }
+        if let Some(d) = digits.iter().find(|&&d| d > 15) {
+            return Err(Error::spec(
+                text(),
+                format!("digit {d} is not a hexadecimal digit"),
+            ));
+        }
+        if digits[0] & 3 != 0 {
+            return Err(Error::spec(
+                text(),
+                "the digit before the point may only split (4, 8 or 12)",
+            ));
+        }
+        Ok(Code {
+            digits,
+            unequal: false,
+        })
+    }
+
+    /// Parses `0.6`, `.007`, `4.07` or `0.6` with hexadecimal digits (`0.8F`); `grundy` is
+    /// Grundy's game.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Spec`] when the text is not a code.
+    pub fn parse(text: &str) -> Result<Code> {
+        let text = text.trim();
+        if text.eq_ignore_ascii_case("grundy") {
+            return Ok(Code::grundy());
+        }
+        let (before, after) = match text.split_once('.') {
+            Some((before, after)) => (before, after),
+            None => return Err(Error::spec(text, "expected a code such as 0.6 or 4.07")),
+        };
+        let digit = |c: char| {
+            c.to_digit(16)
+                .map(|d| d as u8)
+                .ok_or_else(|| Error::spec(text, format!("'{c}' is not a digit")))
+        };
+        let d0 = match before {
+            "" => 0,
+            _ if before.chars().count() == 1 => digit(before.chars().next().unwrap_or('0'))?,
+            _ => return Err(Error::spec(text, "one digit before the point at most")),
+        };
+        let mut digits = vec![d0];
+        for c in after.chars() {
+            digits.push(digit(c)?);
+        }
+        Code::new(digits)
+    }
+
+    /// Grundy's game: split a heap into two unequal nonempty heaps.
+    pub fn grundy() -> Code {
+        Code {
+            digits: vec![4],
+            unequal: true,
+        }
+    }
+
+    /// The digits `d_0, d_1, …`.
+    pub fn digits(&self) -> &[u8] {
+        &self.digits
+    }
+
+    /// Whether splits must leave two unequal heaps (Grundy's game).
+    pub fn is_unequal(&self) -> bool {
+        self.unequal
+    }
+
+    /// Why the sparse engine cannot compute this code, if it cannot: moves that leave three
+    /// heaps (hexadecimal digits 8–F) are outside it; callers then use the generic heap engine.
+    pub fn unsupported_reason(&self) -> Option<String> {
+        if self.digits.iter().any(|&d| d & 8 != 0) {
+            return Some(format!(
+                "{}: moves that leave three heaps are outside the sparse engine",
+                self.name()
+            ));
+        }
+        None
+    }
+
+    /// The code as text: `0.6`, `4.07`, or `grundy`.
+    pub fn name(&self) -> String {
+        if self.unequal {
+            return "grundy".to_string();
+        }
+        digits_text(&self.digits)
+    }
+
+    /// The split removals `t` (digits with bit 4), ascending.
+    fn splits(&self) -> Vec<usize> {
+        (0..self.digits.len())
+            .filter(|&t| self.digits[t] & 4 != 0)
+            .collect()
+    }
+}
+
+fn digits_text(digits: &[u8]) -> String {
+    let hex = |d: u8| {
+        char::from_digit(u32::from(d), 16)
+            .unwrap_or('?')
+            .to_ascii_uppercase()
+    };
+    let mut text = String::new();
+    text.push(digits.first().map_or('0', |&d| hex(d)));
+    text.push('.');
+    for &d in digits.iter().skip(1) {
+        text.push(hex(d));
+    }
+    if digits.len() <= 1 {
+        text.push('0');
+    }
+    text
+}
+
+/// Settings of a run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Worker threads: 1 or 2.
+    pub threads: usize,
+    /// Where to keep a checkpoint; an existing one for the same code is resumed.
+    pub checkpoint: Option<PathBuf>,
+    /// How often to write the checkpoint.
+    pub checkpoint_interval: Duration,
+    /// Stop without a final checkpoint once this heap is computed, as if the process were
+    /// killed there (for tests of resuming). [`compute`] then fails with [`Error::Limit`].
+    pub stop_after: Option<usize>,
+    /// Force the naive computation (for tests and comparisons).
+    pub naive_only: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threads: 1,
+            checkpoint: None,
+            checkpoint_interval: Duration::from_secs(60),
+            stop_after: None,
+            naive_only: false,
+        }
+    }
+}
+
+/// How the engine finds the options of the next heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every pair of every split.
+    Naive,
+    /// The rare-value method.
+    Sparse {
+        /// The mask `m`: a value's class is the parity of `value & mask`.
+        mask: u16,
+        /// Whether the class also flips with the parity of the heap size.
+        heap_parity: bool,
+    },
+}
+
+/// Figures of a run so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Pairs marked from the rare list.
+    pub rare_pairs: u64,
+    /// Pairs scanned (naive mode, or the search below the candidate in sparse mode).
+    pub scanned_pairs: u64,
+    /// Values a sparse scan had to find below the candidate (summed over heaps).
+    pub missing_values: u64,
+    /// How often the mode was re-chosen with a rebuild of the rare list.
+    pub rebuilds: u64,
+}
+
+/// Size of the marking array: any XOR of two values, plus room for the mex above them.
+const SEEN: usize = 1 << 17;
+
+/// Heaps below this are computed naively before the first choice of a mask.
+const FIRST_REVIEW: usize = 256;
+
+/// A sparse mode is never used when its rare list holds more than this fraction of the heaps.
+const SPARSE_FRACTION: f64 = 0.3;
+
+/// The cost of one rare-list pair (a gathered load and a byte store) in scanned pairs, as
+/// measured on 0.6 and 0.007: the AVX-512 scan tests 32 pairs in a few instructions but pays
+/// for every new value it finds.
+const RARE_COST_SIMD: f64 = 2.0;
+const RARE_COST_SCALAR: f64 = 1.2;
+
+/// Pairs per task below which a second thread costs more than it saves. Measured on 0.007 to
+/// 2^18 with the naive scan: splitting at 2^14 pairs took 6.4 s against 3.8 s on one thread,
+/// because each half must discover every value on its own (the new values, not the pairs,
+/// dominate), and the join costs microseconds; 2^17 keeps splits to heaps where a half's scan
+/// outweighs that.
+const PARALLEL_MIN_PAIRS: usize = 1 << 17;
+
+/// Heaps whose rare-list marks are computed together.
+const BATCH: usize = 8;
+
+/// Length of one batch marking array: room for every u16, and a stride that is not a multiple
+/// of 4 KiB, so the arrays' stores do not alias each other's loads in the store buffer.
+const MARKS: usize = (1 << 16) + 192;
+
+/// Rare-pair marks of `BATCH` consecutive heaps, computed in one pass over the rare list.
+struct Batch {
+    /// The first heap of the batch.
+    start: usize,
+    /// Whether the marks belong to the current mode and rare list.
+    valid: bool,
+    /// The value bound when the marks were made (what must be cleared).
+    cap: usize,
+    /// For each split digit, the rare-list indices the batch covered.
+    covered: Vec<std::ops::Range<usize>>,
+    /// One marking array per heap.
+    marks: Box<[[u8; MARKS]; BATCH]>,
+}
+
+impl Batch {
+    fn new() -> Result<Batch> {
+        let marks = vec![[0u8; MARKS]; BATCH]
+            .into_boxed_slice()
+            .try_into()
+            .map_err(|_| Error::Internal("batch marking arrays".into()))?;
+        Ok(Batch {
+            start: 0,
+            valid: false,
+            cap: 1,
+            covered: Vec::new(),
+            marks,
+        })
+    }
+}
+
+/// The resumable state of a computation: values so far, mode (mask) and rare list.
+pub struct Engine {
+    code: Code,
+    values: Vec<u16>,
+    take_all: Vec<usize>,
+    take_one: Vec<usize>,
+    splits: Vec<usize>,
+    heap_parity_allowed: bool,
+    mode: Mode,
+    /// Heaps on the rare list (ascending, never 0) and their values.
+    rare: Vec<u32>,
+    rare_values: Vec<u16>,
+    /// Value counts over even and odd heaps.
+    histogram: [Vec<u64>; 2],
+    /// A power of two above every value so far.
+    cap: usize,
+    next_review: usize,
+    list_at_review: usize,
+    seen: Box<[u8; SEEN]>,
+    /// The second thread's marks.
+    seen_other: Vec<u8>,
+    /// Bit v is the mask parity of v, for v < TABLE_BITS + 64 (the fast search for c).
+    class_words: [u64; TABLE_BITS / 64 + 1],
+    /// Rare-pair marks of the next [`BATCH`] heaps, computed together (see [`Batch`]).
+    batch: Batch,
+    parallel: bool,
+    /// [`PARALLEL_MIN_PAIRS`], lowered in tests.
+    parallel_min: usize,
+    /// Never re-choose the mode (tests of arbitrary masks).
+    fixed_mode: bool,
+    /// Sparse modes must beat this list fraction (lowered when one was measured slower than
+    /// the naive scan).
+    sparse_ceiling: f64,
+    /// Heaps and work counters at the last review.
+    review_heaps: usize,
+    review_stats: Stats,
+    /// Whether the AVX-512 pair scan runs on this CPU.
+    simd: bool,
+    stats: Stats,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("code", &self.code.name())
+            .field("heaps", &self.values.len())
+            .field("mode", &self.mode)
+            .field("rare", &self.rare.len())
+            .finish()
+    }
+}
+
+impl Engine {
+    /// A fresh engine with no values computed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] when the code is outside the sparse engine
+    /// ([`Code::unsupported_reason`]).
+    pub fn new(code: &Code) -> Result<Engine> {
+        if let Some(reason) = code.unsupported_reason() {
+            return Err(Error::Unsupported(reason));
+        }
+        let digits = code.digits();
+        let take_all = (1..digits.len()).filter(|&t| digits[t] & 1 != 0).collect();
+        let take_one = (1..digits.len()).filter(|&t| digits[t] & 2 != 0).collect();
+        let splits = code.splits();
+        // With the heap-parity variant the known parity depends on n − t, so every split must
+        // remove a number of the same parity.
+        let heap_parity_allowed =
+            !splits.is_empty() && splits.iter().all(|&t| t % 2 == splits[0] % 2);
+        Ok(Engine {
+            code: code.clone(),
+            values: Vec::new(),
+            take_all,
+            take_one,
+            splits,
+            heap_parity_allowed,
+            mode: Mode::Naive,
+            rare: Vec::new(),
+            rare_values: Vec::new(),
+            histogram: [vec![0; 1], vec![0; 1]],
+            cap: 1,
+            next_review: FIRST_REVIEW,
+            list_at_review: 0,
+            seen: vec![0u8; SEEN]
+                .into_boxed_slice()
+                .try_into()
+                .map_err(|_| Error::Internal("marking array".into()))?,
+            seen_other: vec![0u8; 1 << 16],
+            batch: Batch::new()?,
+            class_words: [0; TABLE_BITS / 64 + 1],
+            parallel: false,
+            parallel_min: PARALLEL_MIN_PAIRS,
+            fixed_mode: false,
+            sparse_ceiling: SPARSE_FRACTION,
+            review_heaps: 0,
+            review_stats: Stats::default(),
+            simd: simd_available(),
+            stats: Stats::default(),
+        })
+    }
+
+    /// An engine that continues from stored values (a checkpoint).
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::new`]. The values are trusted (a checkpoint's checksum guards them); a
+    /// mode that does not fit the code falls back to the naive mode.
+    pub fn from_values(code: &Code, values: Vec<u16>, mode: Mode) -> Result<Engine> {
+        let mut engine = Engine::new(code)?;
+        for (x, &v) in values.iter().enumerate() {
+            engine.count(x, v);
+        }
+        engine.values = values;
+        engine.next_review = engine.values.len().max(FIRST_REVIEW);
+        let mode = match mode {
+            Mode::Sparse { heap_parity, .. }
+                if engine.splits.is_empty() || (heap_parity && !engine.heap_parity_allowed) =>
+            {
+                Mode::Naive
+            }
+            mode => mode,
+        };
+        engine.set_mode(mode);
+        Ok(engine)
+    }
+
+    /// The values computed so far: G(0), G(1), …
+    pub fn values(&self) -> &[u16] {
+        &self.values
+    }
+
+    /// Consumes the engine, returning its values.
+    pub fn into_values(self) -> Vec<u16> {
+        self.values
+    }
+
+    /// The current mode (naive, or the mask of the sparse method).
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The number of heaps on the rare list.
+    pub fn rare_len(&self) -> usize {
+        self.rare.len()
+    }
+
+    /// Work counters.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The code being computed.
+    pub fn code(&self) -> &Code {
+        &self.code
+    }
+
+    fn count(&mut self, x: usize, v: u16) {
+        let v = usize::from(v);
+        while self.cap <= v {
+            self.cap *= 2;
+        }
+        let hist = &mut self.histogram[x & 1];
+        if hist.len() <= v {
+            hist.resize(self.cap, 0);
+        }
+        hist[v] += 1;
+    }
+
+    /// Whether heap `x` with value `v` belongs on the rare list of `mode`.
+    fn is_rare(&self, mode: Mode, x: usize, v: u16) -> bool {
+        match mode {
+            Mode::Naive => false,
+            Mode::Sparse { mask, heap_parity } => {
+                let hp = u32::from(heap_parity);
+                let class = (v & mask).count_ones() & 1 ^ (hp & x as u32);
+                class == hp & (self.splits[0] as u32 & 1)
+            }
+        }
+    }
+
+    fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+        self.batch.valid = false;
+        if let Mode::Sparse { mask, .. } = mode {
+            for (w, word) in self.class_words.iter_mut().enumerate() {
+                *word = (0..64).fold(0, |acc, i| {
+                    let parity = ((w * 64 + i) as u64 & u64::from(mask)).count_ones() & 1;
+                    acc | u64::from(parity) << i
+                });
+            }
+        }
+        self.rare.clear();
+        self.rare_values.clear();
+        if let Mode::Sparse { .. } = mode {
+            for x in 1..self.values.len() {
+                let v = self.values[x];
+                if self.is_rare(mode, x, v) {
+                    self.rare.push(x as u32);
+                    self.rare_values.push(v);
+                }
+            }
+        }
+        self.list_at_review = self.rare.len();
+        self.stats.rebuilds += 1;
+    }
+
+    /// The best mode for the histogram so far: the mask whose rare list is shortest, by a
+    /// Walsh–Hadamard transform of the value counts, or naive when none is short enough.
+    fn best_mode(&self) -> Mode {
+        if self.splits.is_empty() {
+            return Mode::Naive;
+        }
+        let size = self.cap.max(2);
+        let transform = |hist: &Vec<u64>| {
+            let mut w: Vec<i64> = (0..size)
+                .map(|v| hist.get(v).copied().unwrap_or(0) as i64)
+                .collect();
+            let mut h = 1;
+            while h < size {
+                for i in (0..size).step_by(2 * h) {
+                    for j in i..i + h {
+                        let (a, b) = (w[j], w[j + h]);
+                        w[j] = a + b;
+                        w[j + h] = a - b;
+                    }
+                }
+                h *= 2;
+            }
+            w
+        };
+        let even = transform(&self.histogram[0]);
+        let odd = transform(&self.histogram[1]);
+        let total = self.values.len() as i64;
+        let t_odd = self.splits[0] & 1 == 1;
+        let mut best: Option<(i64, Mode)> = None;
+        for mask in 1..size {
+            let mut candidates = vec![(even[mask] + odd[mask], false)];
+            if self.heap_parity_allowed {
+                candidates.push((even[mask] - odd[mask], true));
+            }
+            for (d, heap_parity) in candidates {
+                // d = #class 0 − #class 1; the list is class 1 only with heap parity and odd t.
+                let list = if heap_parity && t_odd {
+                    (total - d) / 2
+                } else {
+                    (total + d) / 2
+                };
+                let mode = Mode::Sparse {
+                    mask: mask as u16,
+                    heap_parity,
+                };
+                let better = match best {
+                    None => true,
+                    Some((b, m)) => list < b || (list == b && mode == self.mode && m != mode),
+                };
+                if better {
+                    best = Some((list, mode));
+                }
+            }
+        }
+        match best {
+            Some((list, mode)) if (list as f64) <= self.sparse_limit() * total as f64 => mode,
+            _ => Mode::Naive,
+        }
+    }
+
+    fn rare_cost(&self) -> f64 {
+        if self.simd {
+            RARE_COST_SIMD
+        } else {
+            RARE_COST_SCALAR
+        }
+    }
+
+    /// The largest list fraction for which a sparse mode is tried.
+    fn sparse_limit(&self) -> f64 {
+        self.sparse_ceiling
+    }
+
+    fn review(&mut self, naive_only: bool) {
+        let n = self.values.len();
+        if let Mode::Sparse { .. } = self.mode {
+            // Compare the measured work since the last review with what scanning every pair
+            // would have cost; a sparse mode that lost clearly is not tried again at this
+            // density. (The margin keeps 0.6 sparse through its early heaps, where the naive
+            // detour was measured 10% slower overall.)
+            let rare = (self.stats.rare_pairs - self.review_stats.rare_pairs) as f64;
+            let scanned = (self.stats.scanned_pairs - self.review_stats.scanned_pairs) as f64;
+            let sparse = rare * self.rare_cost() + scanned;
+            let (a, b) = (self.review_heaps as f64, n as f64);
+            let naive = self.splits.len() as f64 * (b * b - a * a) / 4.0;
+            if n > self.review_heaps && sparse > 1.5 * naive {
+                let fraction = self.rare.len() as f64 / n as f64;
+                self.sparse_ceiling = fraction / 2.0;
+            }
+        }
+        self.review_heaps = n;
+        self.review_stats = self.stats;
+        let mode = if naive_only {
+            Mode::Naive
+        } else {
+            self.best_mode()
+        };
+        if mode != self.mode {
+            self.set_mode(mode);
+        } else {
+            self.list_at_review = self.rare.len();
+        }
+        self.next_review = n + (n / 8).max(FIRST_REVIEW);
+    }
+
+    /// Whether large markings are split between two threads with `rayon::join` (call
+    /// [`Engine::step`] inside a two-thread pool's `install` for that to help).
+    pub fn set_parallel(&mut self, parallel: bool) {
+        self.parallel = parallel;
+    }
+
+    /// Computes the next heap's value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Limit`] when the value does not fit `u16`, or the heap size exceeds
+    /// [`MAX_HEAP`].
+    pub fn step(&mut self) -> Result<u16> {
+        self.step_with(false)
+    }
+
+    fn step_with(&mut self, naive_only: bool) -> Result<u16> {
+        let n = self.values.len();
+        if n > MAX_HEAP {
+            return Err(Error::Limit(format!(
+                "heap {n} is past the engine's limit of {MAX_HEAP}"
+            )));
+        }
+        let rare_grew = self.rare.len() > 2 * self.list_at_review + 64 + n / 64;
+        if !self.fixed_mode && (n >= self.next_review || (rare_grew && n >= FIRST_REVIEW)) {
+            self.review(naive_only);
+        }
+        let cap = self.cap;
+        self.seen[..cap].fill(0);
+        for &t in &self.take_all {
+            if t == n {
+                self.seen[0] = 1;
+            }
+        }
+        for &t in &self.take_one {
+            if t < n {
+                self.seen[usize::from(self.values[n - t])] = 1;
+            }
+        }
+        let value = match self.mode {
+            Mode::Naive => {
+                // Only values below the mex matter. Look for values up to just above the recent
+                // maximum first; only if all of them are options is a second, full pass needed.
+                let recent = self.values[n.saturating_sub(64)..].iter().max();
+                let bound = recent.map_or(self.cap, |&m| usize::from(m) + 2);
+                let mut value = self.cap;
+                for bound in [bound, self.cap] {
+                    for i in 0..self.splits.len() {
+                        let t = self.splits[i];
+                        if n >= t + 2 {
+                            self.mark_all_pairs(n - t, bound.min(self.cap));
+                        }
+                    }
+                    value = mex(&self.seen[..], 0, usize::MAX, |_| true);
+                    if value < bound {
+                        break;
+                    }
+                }
+                value
+            }
+            Mode::Sparse { mask, heap_parity } => self.sparse_value(n, mask, heap_parity),
+        };
+        let value = to_value(n, value)?;
+        self.values.push(value);
+        self.count(n, value);
+        if n > 0 && self.is_rare(self.mode, n, value) {
+            self.rare.push(n as u32);
+            self.rare_values.push(value);
+        }
+        Ok(value)
+    }
+
+    fn sparse_value(&mut self, n: usize, mask: u16, heap_parity: bool) -> usize {
+        let unequal = self.code.unequal;
+        // Grundy's game excludes the pair (s/2, s/2), which the batch does not track; long lists
+        // are split between two threads instead.
+        let split = self.parallel && self.rare.len() >= 2 * self.parallel_min;
+        let batched = !unequal && !split;
+        if batched
+            && !(self.batch.valid && (self.batch.start..self.batch.start + BATCH).contains(&n))
+        {
+            self.fill_batch(n);
+        }
+        let lane = n.wrapping_sub(self.batch.start);
+        for i in 0..self.splits.len() {
+            let t = self.splits[i];
+            if n < t + 2 {
+                continue;
+            }
+            let s = n - t;
+            // Rare heaps r with 1 ≤ r ≤ s − 1: the list is ascending. The batch covered the
+            // entries in `covered`; the rest are marked here.
+            let end = self.rare.partition_point(|&r| (r as usize) < s);
+            let covered = if batched {
+                self.batch.covered[i].clone()
+            } else {
+                0..0
+            };
+            self.stats.rare_pairs += end as u64;
+            let parallel = self.parallel && end >= 2 * self.parallel_min;
+            let ranges = [0..covered.start.min(end), covered.end.min(end)..end];
+            for range in ranges {
+                if range.is_empty() {
+                    continue;
+                }
+                mark_rare(
+                    &mut self.seen[..],
+                    parallel.then_some(&mut self.seen_other[..]),
+                    self.cap,
+                    &self.rare[range.clone()],
+                    &self.rare_values[range],
+                    &self.values,
+                    s,
+                    unequal,
+                );
+            }
+        }
+        if batched {
+            let marks = &self.batch.marks[lane];
+            for (a, b) in self.seen[..self.cap].iter_mut().zip(&marks[..self.cap]) {
+                *a |= *b;
+            }
+        }
+        let known = if heap_parity && self.splits.first().is_some_and(|&t| n >= t + 2) {
+            1 ^ ((n - self.splits[0]) as u32 & 1)
+        } else {
+            1
+        };
+        if self.simd && WantTable::fits(self.cap) {
+            // Every option of the known parity is marked now: find c and the values below it
+            // still missing on 64-value words.
+            let words = self.cap / 64 + 1;
+            let mut unseen = [0u64; TABLE_BITS / 64 + 1];
+            unseen_words(&self.seen[..], &mut unseen[..words]);
+            let class = &self.class_words;
+            let mut c = words * 64;
+            for (w, (&u, &k)) in unseen[..words].iter().zip(class).enumerate() {
+                let candidates = if known == 1 { u & k } else { u & !k };
+                if candidates != 0 {
+                    c = w * 64 + candidates.trailing_zeros() as usize;
+                    break;
+                }
+            }
+            let mut want = WantTable([0; TABLE_BITS / 16]);
+            let mut remaining = 0;
+            for (w, &u) in unseen[..words].iter().enumerate() {
+                let below = if c >= (w + 1) * 64 {
+                    u
+                } else if c > w * 64 {
+                    u & ((1u64 << (c - w * 64)) - 1)
+                } else {
+                    0
+                };
+                remaining += below.count_ones() as usize;
+                if w < TABLE_BITS / 64 {
+                    for (i, part) in want.0[4 * w..4 * w + 4].iter_mut().enumerate() {
+                        *part = (below >> (16 * i)) as u16;
+                    }
+                }
+            }
+            self.stats.missing_values += remaining as u64;
+            if remaining == 0 {
+                return c;
+            }
+            let seen = &mut self.seen[..];
+            for &t in &self.splits {
+                if n < t + 2 || remaining == 0 {
+                    continue;
+                }
+                let s = n - t;
+                let last = if unequal { (s - 1) / 2 } else { s / 2 };
+                // One thread: sharing this scan (chunks taken in turn, found values cleared in
+                // an atomic table) was measured slower on this shared two-core machine, since
+                // most scans end within a few thousand pairs.
+                let scanned = scan_pairs(&self.values, s, 1, last, &mut want, true, |x| {
+                    seen[usize::from(x)] = 1;
+                    remaining -= 1;
+                    remaining > 0
+                });
+                self.stats.scanned_pairs += scanned as u64;
+            }
+            if remaining == 0 {
+                c
+            } else {
+                mex(&self.seen[..], 0, c, |_| true)
+            }
+        } else {
+            let parity = |v: usize| (v as u32 & u32::from(mask)).count_ones() & 1;
+            // Every option of the known parity is marked now.
+            let c = mex(&self.seen[..], 0, usize::MAX, |v| parity(v) == known);
+            let mut remaining = self.seen[..c].iter().filter(|&&s| s == 0).count();
+            if remaining == 0 {
+                return c;
+            }
+            // Values from c up are not needed: marking them as seen leaves one predictable test per
+            // pair in the scan below.
+            let cap = self.cap.max(c);
+            self.seen[c..cap].fill(1);
+            let seen: &mut [u8; SEEN] = &mut self.seen;
+            'scan: for &t in &self.splits {
+                if n < t + 2 {
+                    continue;
+                }
+                let s = n - t;
+                let last = if unequal { (s - 1) / 2 } else { s / 2 };
+                let low = &self.values[1..=last];
+                let high = self.values[s - last..s].iter().rev();
+                for (i, (&x, &y)) in low.iter().zip(high).enumerate() {
+                    let x = usize::from(x ^ y);
+                    if seen[x] == 0 {
+                        seen[x] = 1;
+                        remaining -= 1;
+                        if remaining == 0 {
+                            self.stats.scanned_pairs += i as u64 + 1;
+                            break 'scan;
+                        }
+                    }
+                }
+                self.stats.scanned_pairs += last as u64;
+            }
+            if remaining == 0 {
+                c
+            } else {
+                mex(&self.seen[..], 0, c, |_| true)
+            }
+        }
+    }
+
+    /// Marks the rare pairs of heaps `n..n + BATCH` whose partners are already known: list
+    /// entries `r` with `BATCH ≤ r < n − t`. Heap `n + j` pairs `r` with `n + j − t − r`, so
+    /// one pass over the list, reading `BATCH` consecutive values per entry, serves them all.
+    fn fill_batch(&mut self, n: usize) {
+        let cap = self.batch.cap.max(self.cap);
+        for marks in self.batch.marks.iter_mut() {
+            marks[..cap].fill(0);
+        }
+        self.batch.cap = self.cap;
+        self.batch.start = n;
+        self.batch.valid = true;
+        self.batch.covered.clear();
+        let first = self.rare.partition_point(|&r| (r as usize) < BATCH);
+        for &t in &self.splits {
+            let s0 = n.saturating_sub(t);
+            let end = self.rare.partition_point(|&r| (r as usize) < s0).max(first);
+            self.batch.covered.push(first..end);
+            mark_batch(
+                &mut self.batch.marks,
+                &self.values,
+                &self.rare[first..end],
+                &self.rare_values[first..end],
+                s0,
+            );
+        }
+    }
+
+    /// Marks the values below `bound` among `G(a) ⊕ G(s − a)` (all values without AVX-512).
+    fn mark_all_pairs(&mut self, s: usize, bound: usize) {
+        let last = if self.code.unequal {
+            (s - 1) / 2
+        } else {
+            s / 2
+        };
+        self.stats.scanned_pairs += last as u64;
+        let values = &self.values[..];
+        let (cap, simd) = (self.cap, self.simd);
+        if self.parallel && last >= 2 * self.parallel_min {
+            let mid = last / 2;
+            let other = &mut self.seen_other[..];
+            other[..cap].fill(0);
+            let seen = &mut self.seen[..];
+            rayon::join(
+                || mark_pairs(seen, values, s, (1, mid), (cap, bound), simd),
+                || mark_pairs(other, values, s, (mid + 1, last), (cap, bound), simd),
+            );
+            for (a, b) in self.seen[..cap].iter_mut().zip(&self.seen_other[..cap]) {
+                *a |= *b;
+            }
+        } else {
+            mark_pairs(&mut self.seen[..], values, s, (1, last), (cap, bound), simd);
+        }
+    }
+}
+
+fn to_value(n: usize, value: usize) -> Result<u16> {
+    u16::try_from(value).map_err(|_| {
+        Error::Limit(format!(
+            "G({n}) = {value} does not fit the engine's 16-bit values"
+        ))
+    })
+}
+
+/// The least `v ≥ from`, `v < below`, with `wanted(v)` and `seen[v] == 0`; `below` when none.
+fn mex(seen: &[u8], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -> usize {
+    let mut v = from;
+    while v < below && v < seen.len() && (seen[v] != 0 || !wanted(v)) {
+        v += 1;
+    }
+    v.min(below)
+}
+
+/// The batch's rare loop: entry `r` (with `BATCH ≤ r < s0`) pairs with `s0 + j − r` for heap
+/// `j` of the batch. A function of its own so that the compiler knows the marks never alias
+/// the values and keeps the values' address in a register.
+fn mark_batch(
+    marks: &mut [[u8; MARKS]; BATCH],
+    values: &[u16],
+    rare: &[u32],
+    rare_values: &[u16],
+    s0: usize,
+) {
+    for (&r, &v) in rare.iter().zip(rare_values) {
+        // r ≥ BATCH and r < s0, so base + BATCH − 1 ≤ s0 − 1 < values.len().
+        let base = s0 - r as usize;
+        let Some(partners) = values.get(base..base + BATCH) else {
+            continue;
+        };
+        for (marks, &partner) in marks.iter_mut().zip(partners) {
+            marks[usize::from(v ^ partner)] = 1;
+        }
+    }
+}
+
+/// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`; every value is below `cap`. Values from
+/// `bound` up may be left unmarked.
+fn mark_pairs(
+    seen: &mut [u8],
+    values: &[u16],
+    s: usize,
+    (first, last): (usize, usize),
+    (cap, bound): (usize, usize),
+    simd: bool,
+) {
+    if first > last {
+        return;
+    }
+    if simd && WantTable::fits(cap) && last - first >= 256 {
+        // Most pairs repeat a value already seen: test them 32 at a time against the set of
+        // values not yet seen, and mark only the new ones.
+        let mut want = WantTable::unseen(seen, bound.min(cap));
+        scan_pairs(values, s, first, last, &mut want, true, |x| {
+            seen[usize::from(x)] = 1;
+            true
+        });
+        return;
+    }
+    // A fixed length lets the compiler drop the bounds checks on u16 indices.
+    let Some(seen) = seen
+        .get_mut(..1 << 16)
+        .and_then(|slice| <&mut [u8; 1 << 16]>::try_from(slice).ok())
+    else {
+        return;
+    };
+    let low = &values[first..=last];
+    let high = &values[s - last..=s - first];
+    // Blocks of XORs the compiler can vectorise, then byte stores that never depend on each other.
+    const BLOCK: usize = 256;
+    let mut xors = [0u16; BLOCK];
+    let count = low.len();
+    let mut done = 0;
+    while done < count {
+        let len = BLOCK.min(count - done);
+        let lo = &low[done..done + len];
+        let hi = &high[count - done - len..count - done];
+        for i in 0..len {
+            xors[i] = lo[i] ^ hi[len - 1 - i];
+        }
+        for &x in &xors[..len] {
+            seen[usize::from(x)] = 1;
+        }
+        done += len;
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn mark_rare(
+    seen: &mut [u8],
+    other: Option<&mut [u8]>,
+    cap: usize,
+    rare: &[u32],
+    rare_values: &[u16],
+    values: &[u16],
+    s: usize,
+    unequal: bool,
+) {
+    // The list is ascending with 1 ≤ r < s, so s − r stays inside `values[..s]`.
+    assert!(rare.first().is_none_or(|&r| r >= 1) && rare.last().is_none_or(|&r| (r as usize) < s));
+    assert!(s <= values.len() && rare.len() == rare_values.len());
+    let run = |seen: &mut [u8], rare: &[u32], rare_values: &[u16]| {
+        let Some(seen) = seen
+            .get_mut(..1 << 16)
+            .and_then(|slice| <&mut [u8; 1 << 16]>::try_from(slice).ok())
+        else {
+            return;
+        };
+        let mark = |seen: &mut [u8; 1 << 16], rare: &[u32], rare_values: &[u16]| {
+            for (&r, &v) in rare.iter().zip(rare_values) {
+                // SAFETY: 1 ≤ r < s ≤ values.len() (asserted above for the whole list).
+                let partner = unsafe { *values.get_unchecked(s - r as usize) };
+                seen[usize::from(v ^ partner)] = 1;
+            }
+        };
+        // Grundy's game: the pair (s/2, s/2) is not a move.
+        let middle = if unequal && s.is_multiple_of(2) {
+            rare.binary_search(&((s / 2) as u32)).ok()
+        } else {
+            None
+        };
+        match middle {
+            Some(i) => {
+                mark(seen, &rare[..i], &rare_values[..i]);
+                mark(seen, &rare[i + 1..], &rare_values[i + 1..]);
+            }
+            None => mark(seen, rare, rare_values),
+        }
+    };
+    match other {
+        Some(other) => {
+            let mid = rare.len() / 2;
+            other[..cap].fill(0);
+            let (rare_a, rare_b) = rare.split_at(mid);
+            let (values_a, values_b) = rare_values.split_at(mid);
+            rayon::join(
+                || run(&mut *seen, rare_a, values_a),
+                || run(&mut *other, rare_b, values_b),
+            );
+            for (a, b) in seen[..cap].iter_mut().zip(&other[..cap]) {
+                *a |= *b;
+            }
+        }
+        None => run(seen, rare, rare_values),
+    }
+}
+
+/// Whether the AVX-512 pair scan can run here.
+fn simd_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        avx512::available()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Writes to `out[w]` the bits of the values `64w..64w + 64` whose `seen` byte is 0 (bytes
+/// are 0 or 1).
+fn unseen_words(seen: &[u8], out: &mut [u64]) {
+    // Multiplying eight 0/1 bytes by this gathers them into the top byte, byte i to bit i.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    for (w, word) in out.iter_mut().enumerate() {
+        let mut bits = 0u64;
+        for (k, chunk) in seen[w * 64..w * 64 + 64].chunks_exact(8).enumerate() {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(chunk);
+            bits |= (u64::from_le_bytes(bytes).wrapping_mul(GATHER) >> 56) << (8 * k);
+        }
+        *word = !bits;
+    }
+}
+
+/// Values the AVX-512 scan can look up: below 2048.
+const TABLE_BITS: usize = 2048;
+
+/// A set of values below [`TABLE_BITS`] as words of 16 bits: the layout the AVX-512 word
+/// permutes read as a lookup table.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct WantTable([u16; TABLE_BITS / 16]);
+
+impl WantTable {
+    /// Whether the table can hold every value below `cap`.
+    const fn fits(cap: usize) -> bool {
+        cap <= TABLE_BITS
+    }
+
+    /// The values `v < below` with `seen[v] == 0`.
+    fn unseen(seen: &[u8], below: usize) -> WantTable {
+        let mut table = WantTable([0; TABLE_BITS / 16]);
+        for (v, &mark) in seen[..below.min(TABLE_BITS)].iter().enumerate() {
+            if mark == 0 {
+                table.0[v >> 4] |= 1 << (v & 15);
+            }
+        }
+        table
+    }
+
+    fn contains(&self, v: u16) -> bool {
+        let v = usize::from(v);
+        v < TABLE_BITS && self.0[v >> 4] >> (v & 15) & 1 != 0
+    }
+
+    fn remove(&mut self, v: u16) {
+        let v = usize::from(v);
+        if v < TABLE_BITS {
+            self.0[v >> 4] &= !(1 << (v & 15));
+        }
+    }
+}
+
+/// Visits, in order of `a`, the pairs `a` in `first..=last` whose `x = G(a) ⊕ G(s − a)` is in
+/// `want`: removes `x` from `want` and calls `hit(x)`, which returns whether to go on.
+/// Returns the number of pairs looked at. Every value must be below [`TABLE_BITS`].
+fn scan_pairs(
+    values: &[u16],
+    s: usize,
+    first: usize,
+    last: usize,
+    want: &mut WantTable,
+    simd: bool,
+    mut hit: impl FnMut(u16) -> bool,
+) -> usize {
+    if first > last {
+        return 0;
+    }
+    let mut a = first;
+    #[cfg(target_arch = "x86_64")]
+    if simd {
+        // SAFETY: `simd` is only set when the CPU reports AVX-512 F and BW.
+        let (next, stopped) = unsafe { avx512::scan(values, s, first, last, want, &mut hit) };
+        if stopped {
+            return next - first;
+        }
+        a = next;
+    }
+    let _ = simd;
+    while a <= last {
+        let x = values[a] ^ values[s - a];
+        if want.contains(x) {
+            want.remove(x);
+            if !hit(x) {
+                return a + 1 - first;
+            }
+        }
+        a += 1;
+    }
+    last + 1 - first
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::WantTable;
+    use std::arch::x86_64::*;
+
+    /// Whether this CPU runs [`scan`].
+    pub(super) fn available() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+    }
+
+    /// The block part of [`super::scan_pairs`]: 32 pairs per step, each value looked up in
+    /// the 2048-bit table with two-table word permutes. The table lives in four registers, kept
+    /// equal to `want`. Returns where it stopped and whether `hit` asked to stop (the returned
+    /// index is then one past the stopping pair).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F and BW; `1 ≤ first`, `last ≤ s / 2`, `s ≤ values.len()`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn scan(
+        values: &[u16],
+        s: usize,
+        first: usize,
+        last: usize,
+        want: &mut WantTable,
+        hit: &mut impl FnMut(u16) -> bool,
+    ) -> (usize, bool) {
+        assert!(first >= 1 && last <= s / 2 && s <= values.len());
+        let reverse = _mm512_set_epi16(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        );
+        let fifteen = _mm512_set1_epi16(15);
+        let one = _mm512_set1_epi16(1);
+        let bit10 = _mm512_set1_epi16(1 << 10);
+        // SAFETY: the table is 256 bytes, aligned to 64.
+        let mut tables =
+            unsafe { [0, 32, 64, 96].map(|at| _mm512_load_si512(want.0.as_ptr().add(at).cast())) };
+        // The hit mask of the 32 pairs from `a`.
+        macro_rules! block {
+            ($a:expr) => {{
+                let a: usize = $a;
+                // SAFETY: a + 31 ≤ last < s ≤ values.len(), and s − a − 31 ≥ s − last ≥ 0
+                // with s − a ≤ s − 1 < values.len() as a ≥ first ≥ 1.
+                let (low, high) = unsafe {
+                    (
+                        _mm512_loadu_si512(values.as_ptr().add(a).cast()),
+                        _mm512_loadu_si512(values.as_ptr().add(s - a - 31).cast()),
+                    )
+                };
+                let x = _mm512_xor_si512(low, _mm512_permutexvar_epi16(reverse, high));
+                // Word x >> 4 of the table: the permutes read bits 4–9, bit 10 picks the pair.
+                let index = _mm512_srli_epi16::<4>(x);
+                let words = _mm512_mask_blend_epi16(
+                    _mm512_test_epi16_mask(x, bit10),
+                    _mm512_permutex2var_epi16(tables[0], index, tables[1]),
+                    _mm512_permutex2var_epi16(tables[2], index, tables[3]),
+                );
+                let bits = _mm512_srlv_epi16(words, _mm512_and_si512(x, fifteen));
+                _mm512_test_epi16_mask(bits, one)
+            }};
+        }
+        // Reports the hits of a block, in order; returns from `scan` when `hit` says stop.
+        macro_rules! hits {
+            ($a:expr, $mask:expr) => {{
+                let a: usize = $a;
+                let mut mask: u32 = $mask;
+                while mask != 0 {
+                    let lane = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    // Recomputed from the values (in L1): reading a lane back from a vector
+                    // stored to the stack would stall on store forwarding.
+                    let value = values[a + lane] ^ values[s - a - lane];
+                    // An earlier lane (or block) may have found the same value.
+                    if !want.contains(value) {
+                        continue;
+                    }
+                    want.remove(value);
+                    // Clear the bit in the registers too: reloading them right after the
+                    // scalar store would stall on store forwarding.
+                    let word = usize::from(value >> 4);
+                    let bit = _mm512_set1_epi16(!(1u16 << (value & 15)) as i16);
+                    let ones = _mm512_set1_epi16(-1);
+                    let keep = _mm512_mask_mov_epi16(ones, 1 << (word & 31), bit);
+                    match word >> 5 {
+                        0 => tables[0] = _mm512_and_si512(tables[0], keep),
+                        1 => tables[1] = _mm512_and_si512(tables[1], keep),
+                        2 => tables[2] = _mm512_and_si512(tables[2], keep),
+                        _ => tables[3] = _mm512_and_si512(tables[3], keep),
+                    }
+                    if !hit(value) {
+                        return (a + lane + 1, true);
+                    }
+                }
+            }};
+        }
+        let mut a = first;
+        // Two blocks per test of the masks: hits are rare, so one branch serves 64 pairs.
+        while a + 63 <= last {
+            let (first_mask, second_mask) = (block!(a), block!(a + 32));
+            if first_mask | second_mask != 0 {
+                hits!(a, first_mask);
+                hits!(a + 32, second_mask);
+            }
+            a += 64;
+        }
+        while a + 31 <= last {
+            let mask = block!(a);
+            if mask != 0 {
+                hits!(a, mask);
+            }
+            a += 32;
+        }
+        (a, false)
+    }
+}
+
+/// Bytes needed to compute G(0..=to): values, the worst-case rare list, the marking arrays.
+pub fn memory_estimate(to: usize) -> u64 {
+    let heaps = to as u64 + 1;
+    // Values (2 bytes), a checkpoint being read back (2 bytes), the rare list at its largest
+    // fraction (4 + 2 bytes), and the histogram and marking arrays.
+    heaps * 4 + (heaps as f64 * SPARSE_FRACTION * 1.5) as u64 * 6 + (4 << 20)
+}
+
+/// The memory this machine can give, from `/proc/meminfo` when available.
+fn memory_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Checks that G(0..=to) can be computed in this machine's memory.
+///
+/// # Errors
+///
+/// [`Error::Limit`] when `to` exceeds [`MAX_HEAP`] or the estimate exceeds the available memory.
+pub fn check_memory(to: usize) -> Result<()> {
+    if to > MAX_HEAP {
+        return Err(Error::Limit(format!(
+            "heap {to} is past the engine's limit of {MAX_HEAP}"
+        )));
+    }
+    let need = memory_estimate(to);
+    if let Some(available) = memory_available() {
+        if need > available {
+            return Err(Error::Limit(format!(
+                "computing to {to} needs about {} MiB, but only {} MiB are available",
+                need >> 20,
+                available >> 20
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Computes G(0), …, G(to) for a code.
+///
+/// With a checkpoint path, an existing checkpoint for the same code is resumed and a new one is
+/// written every `checkpoint_interval` and at the end.
+///
+/// # Errors
+///
+/// - [`Error::Unsupported`] for codes outside the sparse engine (hexadecimal digits);
+/// - [`Error::Limit`] when the memory estimate exceeds the machine, a value exceeds `u16`, or
+///   `stop_after` stopped the run;
+/// - [`Error::Io`] and [`Error::Limit`] for unreadable, corrupt or mismatched checkpoints.
+pub fn compute(
+    code: &Code,
+    to: usize,
+    options: &Options,
+    progress: &dyn Progress,
+) -> Result<Vec<u16>> {
+    run(code, to, options, progress).map(|run| run.values)
+}
+
+/// What [`run`] returns: the values and figures about how they were found.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// G(0), …, G(to).
+    pub values: Vec<u16>,
+    /// Work counters of this process (not of runs before a resumed checkpoint).
+    pub stats: Stats,
+    /// The mode at the end.
+    pub mode: Mode,
+    /// The rare list's length at the end.
+    pub rare_len: usize,
+}
+
+/// [`compute`], also returning the work counters, final mode and rare-list size.
+///
+/// # Errors
+///
+/// As [`compute`].
+pub fn run(code: &Code, to: usize, options: &Options, progress: &dyn Progress) -> Result<Run> {
+    if options.threads == 0 || options.threads > 2 {
+        return Err(Error::Limit(format!(
+            "the octal engine runs on 1 or 2 threads, not {}",
+            options.threads
+        )));
+    }
+    check_memory(to)?;
+    let mut engine = match &options.checkpoint {
+        Some(path) => match checkpoint::load(path)? {
+            Some(saved) => resume(code, saved, path)?,
+            None => Engine::new(code)?,
+        },
+        None => Engine::new(code)?,
+    };
+    let pool = if options.threads > 1 {
+        Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(options.threads)
+                .build()
+                .map_err(|e| Error::Internal(format!("thread pool: {e}")))?,
+        )
+    } else {
+        None
+    };
+    engine
+        .values
+        .reserve((to + 1).saturating_sub(engine.values.len()));
+    progress.start(&format!("computing {}", code.name()), to as u64 + 1);
+    engine.set_parallel(pool.is_some());
+    let mut run = || run_loop(&mut engine, to, options, progress);
+    match &pool {
+        Some(pool) => pool.install(run)?,
+        None => run()?,
+    }
+    if let Some(path) = &options.checkpoint {
+        save(&engine, path)?;
+    }
+    progress.advance(engine.values.len() as u64, "done");
+    progress.finish();
+    let (stats, mode, rare_len) = (engine.stats(), engine.mode(), engine.rare_len());
+    let mut values = engine.into_values();
+    values.truncate(to + 1);
+    Ok(Run {
+        values,
+        stats,
+        mode,
+        rare_len,
+    })
+}
+
+fn run_loop(
+    engine: &mut Engine,
+    to: usize,
+    options: &Options,
+    progress: &dyn Progress,
+) -> Result<()> {
+    let start = Instant::now();
+    let first = engine.values.len();
+    let mut last_checkpoint = Instant::now();
+    let mut last_report = Instant::now();
+    let mut reported = first;
+    while engine.values.len() <= to {
+        engine.step_with(options.naive_only)?;
+        let n = engine.values.len() - 1;
+        if options.stop_after == Some(n) {
+            return Err(Error::Limit(format!("stopped after heap {n} (stop_after)")));
+        }
+        if n.is_multiple_of(4096) {
+            let now = Instant::now();
+            if now - last_report >= Duration::from_millis(250) {
+                let recent = (n - reported) as f64 / (now - last_report).as_secs_f64().max(1e-9);
+                last_report = now;
+                reported = n;
+                let rate = (n + 1 - first) as f64 / (now - start).as_secs_f64().max(1e-9);
+                let eta = remaining_seconds(engine.mode(), n, to, recent);
+                progress.advance(
+                    n as u64 + 1,
+                    &format!(
+                        "{rate:.0} heaps/s, eta {eta:.0} s, rare list {}",
+                        engine.rare_len()
+                    ),
+                );
+            }
+            if let Some(path) = &options.checkpoint {
+                if now - last_checkpoint >= options.checkpoint_interval {
+                    save(engine, path)?;
+                    last_checkpoint = Instant::now();
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Seconds left at the recent rate: a heap costs about the same in a sparse mode, and in
+/// proportion to its size in the naive mode (so the rest costs (to² − n²) / 2n heaps of now).
+fn remaining_seconds(mode: Mode, n: usize, to: usize, recent_rate: f64) -> f64 {
+    let (n, to) = (n.max(1) as f64, to as f64);
+    let heaps = match mode {
+        Mode::Naive => (to * to - n * n) / (2.0 * n),
+        Mode::Sparse { .. } => to - n,
+    };
+    heaps.max(0.0) / recent_rate.max(1e-9)
+}
+
+fn save(engine: &Engine, path: &std::path::Path) -> Result<()> {
+    let (mask, heap_parity) = match engine.mode {
+        Mode::Naive => (0, false),
+        Mode::Sparse { mask, heap_parity } => (mask, heap_parity),
+    };
+    checkpoint::save(
+        path,
+        &checkpoint::State {
+            code: &engine.code.name(),
+            mask,
+            heap_parity,
+            values: &engine.values,
+        },
+    )
+}
+
+fn resume(code: &Code, saved: Checkpoint, path: &std::path::Path) -> Result<Engine> {
+    if saved.code != code.name() {
+        return Err(Error::Limit(format!(
+            "{}: the checkpoint is for {}, not {}",
+            path.display(),
+            saved.code,
+            code.name()
+        )));
+    }
+    let mode = if saved.mask == 0 {
+        Mode::Naive
+    } else {
+        Mode::Sparse {
+            mask: saved.mask,
+            heap_parity: saved.heap_parity,
+        }
+    };
+    Engine::from_values(code, saved.values, mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The slow reference: mex over every option, straight from the definition.
+    fn reference(code: &Code, to: usize) -> Vec<u16> {
+        let d = code.digits();
+        let mut g: Vec<u16> = Vec::new();
+        for n in 0..=to {
+            let mut options = std::collections::HashSet::new();
+            for (t, &digit) in d.iter().enumerate() {
+                if t > n {
+                    break;
+                }
+                if digit & 1 != 0 && t == n && t > 0 {
+                    options.insert(0);
+                }
+                if digit & 2 != 0 && t < n && t > 0 {
+                    options.insert(g[n - t]);
+                }
+                if digit & 4 != 0 {
+                    for a in 1..n - t {
+                        let b = n - t - a;
+                        if b >= 1 && !(code.is_unequal() && a == b) {
+                            options.insert(g[a] ^ g[b]);
+                        }
+                    }
+                }
+            }
+            let mut m = 0;
+            while options.contains(&m) {
+                m += 1;
+            }
+            g.push(m);
+        }
+        g
+    }
+
+    fn fnv1a(values: &[u16]) -> u64 {
+        let mut h: u64 = 0xcbf29ce484222325;
+        for v in values {
+            for b in v.to_le_bytes() {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x100000001b3);
+            }
+        }
+        h
+    }
+
+    fn options(threads: usize) -> Options {
+        Options {
+            threads,
+            ..Options::default()
+        }
+    }
+
+    #[test]
+    fn known_sequences() {
+        let kayles = compute(&Code::parse("0.77").unwrap(), 100, &options(1), &()).unwrap();
+        assert_eq!(kayles, reference(&Code::parse("0.77").unwrap(), 100));
+        // Kayles: period 12 from 71.
+        for n in 71..=88 {
+            assert_eq!(kayles[n], kayles[n + 12]);
+        }
+        let dawson = compute(&Code::parse("0.07").unwrap(), 20, &options(1), &()).unwrap();
+        assert_eq!(
+            dawson,
+            vec![0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3]
+        );
+        let grundy = compute(&Code::grundy(), 20, &options(1), &()).unwrap();
+        assert_eq!(
+            grundy,
+            vec![0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0]
+        );
+    }
+
+    #[test]
+    fn codes_parse_and_print() {
+        assert_eq!(Code::parse("0.6").unwrap().digits(), &[0, 6]);
+        assert_eq!(Code::parse(".007").unwrap().name(), "0.007");
+        assert_eq!(Code::parse("4.07").unwrap().name(), "4.07");
+        assert_eq!(Code::parse("0.8F").unwrap().digits(), &[0, 8, 15]);
+        assert!(Code::parse("0.8").unwrap().unsupported_reason().is_some());
+        assert!(matches!(
+            Engine::new(&Code::parse("0.8").unwrap()),
+            Err(Error::Unsupported(_))
+        ));
+        assert!(Code::parse("1.6").is_err());
+        assert!(Code::parse("0.6x").is_err());
+        assert!(Code::parse("06").is_err());
+        assert!(Code::new(vec![0, 16]).is_err());
+    }
+
+    #[test]
+    fn sparse_modes_are_chosen_for_sparse_games() {
+        let mut engine = Engine::new(&Code::parse("0.6").unwrap()).unwrap();
+        for _ in 0..30_000 {
+            engine.step().unwrap();
+        }
+        assert!(matches!(engine.mode(), Mode::Sparse { .. }));
+        assert!(engine.rare_len() < 2000, "{engine:?}");
+        let mut engine = Engine::new(&Code::parse("0.106").unwrap()).unwrap();
+        for _ in 0..5000 {
+            engine.step().unwrap();
+        }
+        assert!(
+            matches!(
+                engine.mode(),
+                Mode::Sparse {
+                    heap_parity: true,
+                    ..
+                }
+            ),
+            "{engine:?}"
+        );
+    }
+
+    #[test]
+    fn naive_and_sparse_agree_with_two_threads() {
+        let code = Code::parse("0.6").unwrap();
+        let forced = Options {
+            naive_only: true,
+            ..options(2)
+        };
+        let naive = compute(&code, 40_000, &forced, &()).unwrap();
+        let sparse = compute(&code, 40_000, &options(2), &()).unwrap();
+        assert_eq!(naive, sparse);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// The AVX-512 scan reports the same hits, in the same order, as the scalar loop, for
+        /// values over the whole table (the four registers and their selection).
+        #[test]
+        fn vector_scan_matches_scalar(
+            values in prop::collection::vec(0u16..2048, 2..600),
+            wanted in prop::collection::vec(0u16..2048, 0..300),
+            stop_after in 1usize..50,
+        ) {
+            let s = values.len();
+            let last = s / 2;
+            let mut table = WantTable([0; TABLE_BITS / 16]);
+            for &w in &wanted {
+                table.0[usize::from(w >> 4)] |= 1 << (w & 15);
+            }
+            let run = |simd: bool| {
+                let mut want = table;
+                let mut hits = Vec::new();
+                let looked = scan_pairs(&values, s, 1, last, &mut want, simd, |x| {
+                    hits.push(x);
+                    hits.len() < stop_after
+                });
+                (looked, hits, want.0)
+            };
+            let scalar = run(false);
+            if simd_available() {
+                prop_assert_eq!(run(true), scalar);
+            }
+        }
+    }
+
+    /// 0.007 to 2^18, where values pass 1024, against ogsolve's Fletcher-32 checksum. Run with
+    /// `cargo test --release -p sprague --lib heap::rare -- --ignored`.
+    #[test]
+    #[ignore]
+    fn treblecross_to_2_18() {
+        let values = compute(&Code::parse("0.007").unwrap(), 1 << 18, &options(2), &()).unwrap();
+        assert_eq!(values[1 << 18], 776);
+        let (mut a, mut b) = (0u16, 0u16);
+        for &v in &values {
+            a = a.wrapping_add(v);
+            b = b.wrapping_add(a);
+        }
+        assert_eq!((u32::from(b) << 16) | u32::from(a), 0x8929_B47C);
+    }
+
+    #[test]
+    fn long_rare_lists_split_between_threads() {
+        // A poor mask on 0.007 keeps about half the heaps on the list, past the length where
+        // two threads share the rare-pair marking.
+        let code = Code::parse("0.007").unwrap();
+        let to = 40_000;
+        let naive = Options {
+            naive_only: true,
+            ..options(1)
+        };
+        let expected = compute(&code, to, &naive, &()).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut engine = Engine::new(&code).unwrap();
+        engine.set_mode(Mode::Sparse {
+            mask: 1,
+            heap_parity: false,
+        });
+        engine.fixed_mode = true;
+        engine.set_parallel(true);
+        engine.parallel_min = 1 << 13;
+        pool.install(|| {
+            for _ in 0..=to {
+                engine.step().unwrap();
+            }
+        });
+        assert!(engine.rare_len() >= 2 * engine.parallel_min, "{engine:?}");
+        assert_eq!(engine.values(), &expected[..]);
+        // The naive scan split between the threads, with and without AVX-512.
+        for simd in [false, true] {
+            let mut engine = Engine::new(&code).unwrap();
+            engine.fixed_mode = true;
+            engine.simd &= simd;
+            engine.set_parallel(true);
+            engine.parallel_min = 1 << 10;
+            pool.install(|| {
+                for _ in 0..=20_000 {
+                    engine.step().unwrap();
+                }
+            });
+            assert_eq!(engine.values(), &expected[..=20_000]);
+        }
+    }
+
+    #[test]
+    fn values_beyond_u16_are_refused() {
+        // Nim (0.333…) has G(n) = n.
+        let nim = Code::new(vec![0; 1].into_iter().chain(vec![3; 255]).collect()).unwrap();
+        let values = compute(&nim, 200, &options(1), &()).unwrap();
+        assert_eq!(values[200], 200);
+        assert_eq!(to_value(7, 65535).unwrap(), 65535);
+        assert!(matches!(to_value(7, 65536), Err(Error::Limit(m)) if m.contains("G(7) = 65536")));
+        assert!(matches!(check_memory(MAX_HEAP + 1), Err(Error::Limit(_))));
+    }
+
+    #[test]
+    fn values_to_2_28_fit_the_machine() {
+        // 2^28 values must fit 24 GiB with room to spare (the estimate includes a worst-case
+        // rare list and the checkpoint buffers).
+        assert!(memory_estimate(1 << 28) < 4 << 30);
+        let err = check_memory(MAX_HEAP).err();
+        assert!(
+            err.as_ref().is_none_or(|e| e.to_string().contains("MiB")),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn kill_and_resume_gives_identical_values() {
+        let dir = std::env::temp_dir().join(format!("sprague-rare-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("officers.ckpt");
+        let _ = std::fs::remove_file(&path);
+        let code = Code::parse("0.6").unwrap();
+        let to = 30_000;
+        let mut interrupted = Options {
+            checkpoint: Some(path.clone()),
+            checkpoint_interval: Duration::ZERO,
+            stop_after: Some(20_000),
+            ..options(1)
+        };
+        assert!(matches!(
+            compute(&code, to, &interrupted, &()),
+            Err(Error::Limit(_))
+        ));
+        let saved = checkpoint::load(&path).unwrap().unwrap();
+        assert!(saved.values.len() > 10_000 && saved.values.len() <= 20_001);
+        interrupted.stop_after = None;
+        interrupted.threads = 2;
+        let resumed = compute(&code, to, &interrupted, &()).unwrap();
+        let straight = compute(&code, to, &options(1), &()).unwrap();
+        assert_eq!(resumed, straight);
+        // The same checkpoint refuses another code.
+        let other = compute(&Code::parse("0.07").unwrap(), 10, &interrupted, &());
+        assert!(matches!(other, Err(Error::Limit(m)) if m.contains("checkpoint is for 0.6")));
+        // A shorter run from a longer checkpoint is a prefix.
+        let prefix = compute(&code, 100, &interrupted, &()).unwrap();
+        assert_eq!(prefix[..], straight[..101]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn code_strategy() -> impl Strategy<Value = Code> {
+        (
+            prop_oneof![Just(0u8), Just(4u8)],
+            prop::collection::vec(0u8..8, 1..=4),
+        )
+            .prop_filter_map("a code with a move", |(d0, rest)| {
+                let mut digits = vec![d0];
+                digits.extend(rest);
+                Code::new(digits).ok()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn engine_matches_reference(code in code_strategy(), threads in 1usize..=2) {
+            let to = 3000;
+            let expected = reference(&code, to);
+            let got = compute(&code, to, &options(threads), &()).unwrap();
+            prop_assert_eq!(got, expected, "code {}", code.name());
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+        /// Any mask gives exact values; only the speed depends on it.
+        #[test]
+        fn every_mask_is_exact(
+            code in code_strategy(),
+            mask in 1u16..64,
+            heap_parity in any::<bool>(),
+            parallel in any::<bool>(),
+        ) {
+            let to = 1200;
+            let mut engine = Engine::new(&code).unwrap();
+            let mode = Mode::Sparse { mask, heap_parity };
+            let mode = if engine.splits.is_empty()
+                || (heap_parity && !engine.heap_parity_allowed) { Mode::Naive } else { mode };
+            engine.set_mode(mode);
+            engine.fixed_mode = true;
+            engine.simd &= parallel;
+            engine.set_parallel(parallel);
+            for _ in 0..=to {
+                engine.step().unwrap();
+            }
+            prop_assert_eq!(engine.values(), &reference(&code, to)[..], "code {}", code.name());
+        }
+    }
+
+    #[test]
+    fn grundy_matches_reference() {
+        let code = Code::grundy();
+        assert_eq!(
+            compute(&code, 3000, &options(1), &()).unwrap(),
+            reference(&code, 3000)
+        );
+    }
+
+    /// Officers to 2^20. Slow in debug; run with
+    /// `cargo test --release -p sprague --lib heap::rare -- --ignored`.
+    #[test]
+    #[ignore]
+    fn officers_to_2_20() {
+        let values = compute(&Code::parse("0.6").unwrap(), 1 << 20, &options(2), &()).unwrap();
+        assert_eq!(values[1 << 20], 150);
+        assert_eq!(fnv1a(&values), OFFICERS_FNV);
+        let (mut a, mut b) = (0u16, 0u16);
+        for &v in &values {
+            a = a.wrapping_add(v);
+            b = b.wrapping_add(a);
+        }
+        assert_eq!((u32::from(b) << 16) | u32::from(a), 0x1369_632A);
+    }
+
+    /// FNV-1a over the little-endian bytes of G(0..=2^20); the values also match ogsolve's
+    /// Fletcher-32 checksum 1369632A.
+    const OFFICERS_FNV: u64 = 15_010_966_352_304_510_038;
+
+    /// 0.16 has period 149459 from 105351. Run with
+    /// `cargo test --release -p sprague --lib heap::rare -- --ignored`.
+    #[test]
+    #[ignore]
+    fn period_of_0_16() {
+        let (pre, p) = (105_351, 149_459);
+        let to = 2 * pre + 2 * p + 3;
+        let values = compute(&Code::parse("0.16").unwrap(), to, &options(2), &()).unwrap();
+        for n in pre..=to - p {
+            assert_eq!(values[n], values[n + p], "n = {n}");
+        }
+        assert_ne!(values[pre - 1], values[pre - 1 + p]);
+    }
+}
