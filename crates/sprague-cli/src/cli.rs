@@ -98,6 +98,12 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
+        /// Keep a checkpoint in FILE and resume from it (take-and-break codes with splits).
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<std::path::PathBuf>,
+        /// Worker threads for the sparse-space engine: 1 or 2 (default: 2 when available).
+        #[arg(long, value_name = "N")]
+        threads: Option<String>,
     },
     /// Compute until the nim sequence's period is certified by a proven bound, or N is reached.
     #[command(after_help = "Example:\n  sprague period kayles --json")]

@@ -70,10 +70,39 @@ pub fn run(cli: Cli) -> Result<()> {
             let report = sprague::analysis::moves(&position, play(misere))?;
             output::moves(&report, &position, json)
         }
-        Command::Table { game, to, format } => {
+        Command::Table {
+            game,
+            to,
+            format,
+            checkpoint,
+            threads,
+        } => {
             let to = number(&to, "--to")?;
+            let default_threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
+            let threads = match threads {
+                Some(t) => match number(&t, "--threads")? {
+                    t @ 1..=2 => t as usize,
+                    t => return Err(bad(format!("--threads must be 1 or 2, got {t}"))),
+                },
+                None => default_threads,
+            };
             let (name, heap) = heap_game(&game)?;
-            let table = heap.table(to, &Bar::new())?;
+            let asked_for_engine = checkpoint.is_some();
+            let options = sprague::heap::rare::Options {
+                threads,
+                checkpoint,
+                ..Default::default()
+            };
+            let bar = Bar::new();
+            let table = match heap.long_table(to, &options, &bar) {
+                Some(table) => table?,
+                None if asked_for_engine => {
+                    return Err(bad(format!(
+                        "--checkpoint needs a take-and-break code with splits (such as 0.6, 0.007 or grundy); {name} is not one"
+                    )))
+                }
+                None => heap.table(to, &bar)?,
+            };
             output::table(
                 &name,
                 &table,

@@ -51,6 +51,17 @@ pub trait HeapValues: Send + Sync {
 
     /// Computes until periodicity is certified or heap size `max` is reached.
     fn period(&self, max: u64, progress: &dyn Progress) -> Result<PeriodSearch>;
+
+    /// G(0..=to) by the long-run engine for take-and-break codes (the sparse-space method of
+    /// [`rare`], with threads and checkpoints), or `None` when this game is not such a code.
+    fn long_table(
+        &self,
+        _to: u64,
+        _options: &rare::Options,
+        _progress: &dyn Progress,
+    ) -> Option<Result<Table>> {
+        None
+    }
 }
 
 mod code;

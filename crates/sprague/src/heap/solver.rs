@@ -155,6 +155,37 @@ impl HeapValues for HeapSolver {
         })
     }
 
+    fn long_table(
+        &self,
+        to: u64,
+        options: &super::rare::Options,
+        progress: &dyn Progress,
+    ) -> Option<Result<Table>> {
+        let code = self.rules.code()?;
+        // Only splitting codes need the sparse engine; subtraction-like codes are faster here.
+        if !code.splits() {
+            return None;
+        }
+        let fast = if code.unequal_splits() {
+            super::rare::Code::grundy()
+        } else {
+            super::rare::Code::parse(&code.to_text()?).ok()?
+        };
+        if fast.unsupported_reason().is_some() {
+            return None;
+        }
+        Some((|| {
+            let to = usize::try_from(to)
+                .map_err(|_| Error::Limit(format!("a table to {to} does not fit in memory")))?;
+            let values = super::rare::compute(&fast, to, options, progress)?;
+            let period = self.bounds.and_then(|b| find_period(&values, b));
+            Ok(Table {
+                values: values.into_iter().map(u64::from).collect(),
+                period,
+            })
+        })())
+    }
+
     fn period(&self, max: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
         let Some(bounds) = self.bounds else {
             // No certificate applies (unbounded removals, or moves that are not translation
