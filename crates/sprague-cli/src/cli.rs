@@ -101,6 +101,9 @@ pub enum Command {
         /// Keep a checkpoint in FILE and resume from it (take-and-break codes with splits).
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
+        /// Seconds between checkpoints (default 60).
+        #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+        checkpoint_interval: Option<f64>,
         /// Worker threads for the sparse-space engine: 1 or 2 (default: 2 when available).
         #[arg(long, value_name = "N")]
         threads: Option<String>,

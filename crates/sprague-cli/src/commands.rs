@@ -75,10 +75,12 @@ pub fn run(cli: Cli) -> Result<()> {
             to,
             format,
             checkpoint,
+            checkpoint_interval,
             threads,
         } => {
             let to = number(&to, "--to")?;
-            let default_threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
+            let default_threads =
+                std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
             let threads = match threads {
                 Some(t) => match number(&t, "--threads")? {
                     t @ 1..=2 => t as usize,
@@ -88,11 +90,19 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             let (name, heap) = heap_game(&game)?;
             let asked_for_engine = checkpoint.is_some();
-            let options = sprague::heap::rare::Options {
+            let mut options = sprague::heap::rare::Options {
                 threads,
                 checkpoint,
                 ..Default::default()
             };
+            if let Some(seconds) = checkpoint_interval {
+                if !(seconds.is_finite() && (0.0..=1e9).contains(&seconds)) {
+                    return Err(bad(format!(
+                        "--checkpoint-interval must be a number of seconds, got {seconds}"
+                    )));
+                }
+                options.checkpoint_interval = std::time::Duration::from_secs_f64(seconds);
+            }
             let bar = Bar::new();
             let table = match heap.long_table(to, &options, &bar) {
                 Some(table) => table?,

@@ -289,3 +289,88 @@ fn play_a_whole_game_of_tic_tac_toe_through_stdin_and_never_win() {
         }
     }
 }
+
+#[test]
+fn a_killed_table_run_resumes_from_its_checkpoint_with_identical_values() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let dir = std::env::temp_dir().join(format!("sprague-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let checkpoint = dir.join("treblecross.ckpt");
+    let checkpoint_text = checkpoint.to_str().expect("utf-8 path");
+    let args = [
+        "table",
+        "0.007",
+        "--to",
+        "120000",
+        "--format",
+        "csv",
+        "--threads",
+        "1",
+    ];
+
+    // Start a run that checkpoints often, and kill it once a checkpoint exists.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .args(args)
+        .args([
+            "--checkpoint",
+            checkpoint_text,
+            "--checkpoint-interval",
+            "0.05",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let start = Instant::now();
+    while !checkpoint.exists() && start.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().ok();
+    child.wait().ok();
+    assert!(
+        checkpoint.exists(),
+        "a checkpoint was written before the kill"
+    );
+
+    // Resuming must give exactly the values of an uninterrupted run.
+    let resumed = sprague(&[&args[..], &["--checkpoint", checkpoint_text]].concat());
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let fresh = sprague(&args);
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    assert_eq!(resumed.stdout.lines().count(), 120_002);
+    assert!(
+        resumed.stdout == fresh.stdout,
+        "resumed values differ from a fresh run"
+    );
+
+    // A corrupt checkpoint is refused, not trusted.
+    std::fs::write(&checkpoint, b"garbage").expect("write");
+    assert_bad_input(
+        &[&args[..], &["--checkpoint", checkpoint_text]].concat(),
+        "checkpoint",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn octal_tables_match_between_engines_and_report_periods() {
+    let v = sprague_json(&["table", "kayles", "--to", "200", "--format", "json"]);
+    assert_eq!(v["period"], json!({"preperiod": 71, "period": 12}));
+    // The CLI tabulates splitting codes with the sparse-space engine; the library's
+    // `HeapValues::table` uses the bitset engine. They must agree.
+    for code in ["0.6", "0.007", "0.16", "4.07", "grundy"] {
+        let v = sprague_json(&["table", code, "--to", "3000", "--format", "json"]);
+        let game = sprague::spec::parse_game(code).expect("a code");
+        let heap = game.heap().expect("a heap game");
+        let expected = heap.table(3000, &()).expect("tabulates").values;
+        assert_eq!(v["values"], json!(expected), "{code}");
+    }
+    let v = sprague_json(&["table", "0.6", "--to", "12", "--format", "json"]);
+    assert_eq!(v["values"], json!([0, 0, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4, 0]));
+    assert_bad_input(
+        &["table", "nim", "--to", "5", "--checkpoint", "x.ckpt"],
+        "take-and-break",
+    );
+    assert_bad_input(&["table", "0.6", "--to", "5", "--threads", "3"], "1 or 2");
+}
