@@ -13,6 +13,11 @@ use std::sync::OnceLock;
 
 /// Whether this CPU has everything the wide path needs (each feature detected at run time).
 pub fn is_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(detect)
+}
+
+fn detect() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx512f")
@@ -54,6 +59,8 @@ pub(crate) fn blocks(m: &ByteMatrix) -> Blocks {
 pub(crate) struct WideBasis {
     pub(crate) to_poly: Blocks,
     pub(crate) from_poly: Blocks,
+    /// The byte permutations of [`permutations`].
+    pub(crate) perm: [[u8; 64]; 9],
 }
 
 /// Built on first use from [`basis`].
@@ -64,6 +71,7 @@ pub(crate) fn wide_basis() -> &'static WideBasis {
         WideBasis {
             to_poly: blocks(&t.to_poly),
             from_poly: blocks(&t.from_poly),
+            perm: permutations(),
         }
     })
 }
@@ -87,7 +95,7 @@ fn permutations() -> [[u8; 64]; 9] {
 pub(crate) mod x86 {
     //! The AVX-512 kernels. Every function requires the features of [`super::is_available`].
 
-    use super::{permutations, Blocks, WideBasis};
+    use super::{Blocks, WideBasis};
     use crate::nimber::clmul::{self, Basis};
     use std::arch::x86_64::*;
 
@@ -107,8 +115,7 @@ pub(crate) mod x86 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,vpclmulqdq")]
     unsafe fn regs(w: &WideBasis) -> Regs {
-        let p = permutations();
-        let perm = std::array::from_fn(|d| _mm512_loadu_si512(p[d].as_ptr().cast()));
+        let perm = std::array::from_fn(|d| _mm512_loadu_si512(w.perm[d].as_ptr().cast()));
         let mats = |b: &Blocks| std::array::from_fn(|d| load(&b[d]));
         Regs {
             perm,
