@@ -1,6 +1,6 @@
-//! Nim multiplication: ns per product for our fast path (PCLMULQDQ with a change of basis), our
-//! portable fallback (16-bit log/exp with Karatsuba), a byte-table baseline written here, and
-//! the `nimber` crate, one product at a time and in batch; then the figures in one table.
+//! Nim multiplication: ns per product for our fast paths (AVX-512 with GFNI and VPCLMULQDQ for
+//! slices; PCLMULQDQ with a change of basis), our portable fallback (16-bit log/exp with
+//! Karatsuba), a byte-table baseline written here, and the `nimber` crate, one product at a time and in batch; then the figures in one table.
 //!
 //! Run with `cargo bench -p sprague --bench nimber`. Every method's products are checked
 //! against the recursive definition before it is timed.
@@ -81,6 +81,13 @@ fn methods() -> Vec<(&'static str, Single, Batch)> {
     let tables = std::rc::Rc::new(ByteTables::new());
     let t2 = tables.clone();
     let mut out: Vec<(&'static str, Single, Batch)> = Vec::new();
+    if Backend::Avx512.is_available() {
+        out.push((
+            "sprague avx512 (gfni+vpclmulqdq)",
+            Box::new(|a, b| Backend::Avx512.mul(a, b)),
+            Box::new(|a, b, o| Backend::Avx512.mul_slices(a, b, o)),
+        ));
+    }
     if Backend::Clmul.is_available() {
         out.push((
             "sprague fast (pclmulqdq)",

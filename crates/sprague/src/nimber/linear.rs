@@ -23,6 +23,11 @@ impl ByteMatrix {
         ByteMatrix { tables }
     }
 
+    /// The image of bit `i`.
+    pub(crate) fn column(&self, i: usize) -> u64 {
+        self.tables[i / 8][1 << (i % 8)]
+    }
+
     /// The image of `x`.
     #[inline(always)]
     pub(crate) fn apply(&self, x: u64) -> u64 {

@@ -30,7 +30,7 @@ fn random_inputs(seed: u64, n: usize) -> Vec<u64> {
 }
 
 fn backends() -> Vec<Backend> {
-    [Backend::Clmul, Backend::Portable]
+    [Backend::Avx512, Backend::Clmul, Backend::Portable]
         .into_iter()
         .filter(|b| b.is_available())
         .collect()
@@ -114,10 +114,77 @@ fn every_backend_matches_the_reference_on_random_inputs() {
 
 #[test]
 fn the_detected_backend_is_the_fast_one_on_this_machine_when_available() {
-    assert_eq!(
-        Backend::detect() == Backend::Clmul,
-        Backend::Clmul.is_available()
-    );
+    let expected = if Backend::Avx512.is_available() {
+        Backend::Avx512
+    } else if Backend::Clmul.is_available() {
+        Backend::Clmul
+    } else {
+        Backend::Portable
+    };
+    assert_eq!(Backend::detect(), expected);
+}
+
+#[test]
+fn slice_functions_match_the_reference_at_every_length_up_to_40() {
+    // Every length 0..=40 exercises the eight-wide loop and every tail length.
+    let xs = random_inputs(21, 40);
+    let ys = random_inputs(22, 40);
+    for backend in backends() {
+        for n in 0..=40 {
+            let (a, b) = (&xs[..n], &ys[..n]);
+            let expected: Vec<u64> = a
+                .iter()
+                .zip(b)
+                .map(|(&x, &y)| mul_reference(x, y))
+                .collect();
+            let mut out = vec![0; n];
+            backend.mul_slices(a, b, &mut out);
+            assert_eq!(out, expected, "{backend:?} mul_slices of length {n}");
+            let dot = expected.iter().fold(0, |s, p| s ^ p);
+            assert_eq!(backend.dot(a, b), dot, "{backend:?} dot of length {n}");
+            let product = a.iter().fold(1, |p, &x| mul_reference(p, x));
+            assert_eq!(
+                backend.product(a),
+                product,
+                "{backend:?} product of length {n}"
+            );
+            let c = ys[n % 40];
+            let mut scaled = a.to_vec();
+            backend.scale(c, &mut scaled);
+            let expected: Vec<u64> = a.iter().map(|&x| mul_reference(c, x)).collect();
+            assert_eq!(scaled, expected, "{backend:?} scale of length {n}");
+        }
+    }
+}
+
+#[test]
+fn slice_functions_match_the_reference_on_all_pairs_of_powers_of_two() {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for i in 0..64 {
+        for j in 0..64 {
+            a.push(1u64 << i);
+            b.push(1u64 << j);
+        }
+    }
+    let expected: Vec<u64> = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| mul_reference(x, y))
+        .collect();
+    for backend in backends() {
+        let mut out = vec![0; a.len()];
+        backend.mul_slices(&a, &b, &mut out);
+        assert_eq!(out, expected, "{backend:?} mul_slices of powers of two");
+        for i in 0..64 {
+            let mut scaled: Vec<u64> = (0..64).map(|j| 1u64 << j).collect();
+            backend.scale(1 << i, &mut scaled);
+            assert_eq!(
+                scaled,
+                expected[64 * i..64 * (i + 1)],
+                "{backend:?} scale by 2^{i}"
+            );
+        }
+    }
 }
 
 #[test]
