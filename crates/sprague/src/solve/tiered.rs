@@ -667,6 +667,33 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             }
         };
         let undecided = |r: u16| r & KIND == DRAW;
+        // Marks every undecided parent of the frontier with `record` and returns the parents
+        // this pass decided (each claimed once, by compare-and-swap).
+        let claim_parents = |frontier: &[u64], record: u16| -> Vec<u64> {
+            frontier
+                .par_iter()
+                .fold(
+                    || (Vec::new(), Vec::new(), Vec::new()),
+                    |(mut acc, mut buffer, mut out), &g| {
+                        parents_of(g, &mut buffer, &mut out);
+                        for &q in out.iter() {
+                            let cell = &self.records[q as usize];
+                            let r = cell.load(Relaxed);
+                            if undecided(r)
+                                && cell.compare_exchange(r, record, Relaxed, Relaxed).is_ok()
+                            {
+                                acc.push(q);
+                            }
+                        }
+                        (acc, buffer, out)
+                    },
+                )
+                .map(|(acc, ..)| acc)
+                .reduce(Vec::new, |mut a, mut b| {
+                    a.append(&mut b);
+                    a
+                })
+        };
 
         // Wins and losses, by remoteness.
         let mut level = 0usize;
@@ -692,31 +719,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             }
             let losses = lose_levels.take(level);
             let next = plus_one(l16, &self.too_remote);
-            let new_wins: Vec<u64> = losses
-                .par_iter()
-                .fold(
-                    || (Vec::new(), Vec::new(), Vec::new()),
-                    |(mut acc, mut buffer, mut out), &g| {
-                        parents_of(g, &mut buffer, &mut out);
-                        for &q in out.iter() {
-                            let cell = &self.records[q as usize];
-                            let r = cell.load(Relaxed);
-                            if undecided(r)
-                                && cell
-                                    .compare_exchange(r, WIN | next, Relaxed, Relaxed)
-                                    .is_ok()
-                            {
-                                acc.push(q);
-                            }
-                        }
-                        (acc, buffer, out)
-                    },
-                )
-                .map(|(acc, ..)| acc)
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
+            let new_wins = claim_parents(&losses, WIN | next);
             for g in new_wins {
                 win_levels.push(next, g);
             }
@@ -777,31 +780,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                 }
             }
             let next = plus_one(l16, &self.too_remote);
-            let new_ties: Vec<u64> = ties
-                .par_iter()
-                .fold(
-                    || (Vec::new(), Vec::new(), Vec::new()),
-                    |(mut acc, mut buffer, mut out), &g| {
-                        parents_of(g, &mut buffer, &mut out);
-                        for &q in out.iter() {
-                            let cell = &self.records[q as usize];
-                            let r = cell.load(Relaxed);
-                            if undecided(r)
-                                && cell
-                                    .compare_exchange(r, TIE | next, Relaxed, Relaxed)
-                                    .is_ok()
-                            {
-                                acc.push(q);
-                            }
-                        }
-                        (acc, buffer, out)
-                    },
-                )
-                .map(|(acc, ..)| acc)
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
+            let new_ties = claim_parents(&ties, TIE | next);
             for g in new_ties {
                 tie_levels.push(next, g);
             }
