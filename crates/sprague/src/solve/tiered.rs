@@ -667,6 +667,12 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             }
         };
         let undecided = |r: u16| r & KIND == DRAW;
+        // Sets a position's record unless another pass decided it first.
+        let claim = |q: u64, record: u16| {
+            let cell = &self.records[q as usize];
+            let r = cell.load(Relaxed);
+            undecided(r) && cell.compare_exchange(r, record, Relaxed, Relaxed).is_ok()
+        };
         // Marks every undecided parent of the frontier with `record` and returns the parents
         // this pass decided (each claimed once, by compare-and-swap).
         let claim_parents = |frontier: &[u64], record: u16| -> Vec<u64> {
@@ -677,11 +683,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                     |(mut acc, mut buffer, mut out), &g| {
                         parents_of(g, &mut buffer, &mut out);
                         for &q in out.iter() {
-                            let cell = &self.records[q as usize];
-                            let r = cell.load(Relaxed);
-                            if undecided(r)
-                                && cell.compare_exchange(r, record, Relaxed, Relaxed).is_ok()
-                            {
+                            if claim(q, record) {
                                 acc.push(q);
                             }
                         }
@@ -707,13 +709,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             // Out-of-tier losing children decide wins at this level, unless decided sooner.
             let mut wins = win_levels.take(level);
             for g in pending_wins.take(level) {
-                let cell = &self.records[g as usize];
-                let r = cell.load(Relaxed);
-                if undecided(r)
-                    && cell
-                        .compare_exchange(r, WIN | l16, Relaxed, Relaxed)
-                        .is_ok()
-                {
+                if claim(g, WIN | l16) {
                     wins.push(g);
                 }
             }
@@ -769,13 +765,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             let l16 = level as u16;
             let mut ties = tie_levels.take(level);
             for g in pending_ties.take(level) {
-                let cell = &self.records[g as usize];
-                let r = cell.load(Relaxed);
-                if undecided(r)
-                    && cell
-                        .compare_exchange(r, TIE | l16, Relaxed, Relaxed)
-                        .is_ok()
-                {
+                if claim(g, TIE | l16) {
                     ties.push(g);
                 }
             }
