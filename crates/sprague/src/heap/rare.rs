@@ -1140,7 +1140,7 @@ impl ScanOrder {
 
     fn choose(&mut self) -> Order {
         self.heaps += 1;
-        if self.heaps % 16 == 0 {
+        if self.heaps.is_multiple_of(16) {
             return Self::ORDERS[(self.heaps / 16 % 2) as usize];
         }
         let average = |i: usize| self.pairs[i] / self.scans[i].max(1.0);
