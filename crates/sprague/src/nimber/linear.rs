@@ -4,21 +4,26 @@
 //! Frobenius square root, multiplication by a fixed nimber). A 64×64 bit matrix is applied as
 //! eight lookups in tables indexed by the bytes of the input.
 
-/// A GF(2)-linear map on 64-bit words, stored as eight tables of 256 words.
+/// A GF(2)-linear map on 64-bit words, stored as eight tables of 256 words (16 KiB, held
+/// inline so that a `static` map costs no pointer to follow).
 #[derive(Clone)]
 pub(crate) struct ByteMatrix {
-    tables: Box<[[u64; 256]; 8]>,
+    tables: [[u64; 256]; 8],
 }
 
 impl ByteMatrix {
-    /// The map sending bit `i` to `columns[i]`.
-    pub(crate) fn from_columns(columns: &[u64; 64]) -> Self {
-        let mut tables = Box::new([[0u64; 256]; 8]);
-        for (k, table) in tables.iter_mut().enumerate() {
-            for v in 1..256usize {
-                let low = v.trailing_zeros() as usize;
-                table[v] = table[v & (v - 1)] ^ columns[8 * k + low];
+    /// The map sending bit `i` to `columns[i]` (usable in constants).
+    pub(crate) const fn from_columns(columns: &[u64; 64]) -> Self {
+        let mut tables = [[0u64; 256]; 8];
+        let mut k = 0;
+        while k < 8 {
+            let mut v = 1;
+            while v < 256 {
+                let low = (v as u64).trailing_zeros() as usize;
+                tables[k][v] = tables[k][v & (v - 1)] ^ columns[8 * k + low];
+                v += 1;
             }
+            k += 1;
         }
         ByteMatrix { tables }
     }
@@ -31,7 +36,7 @@ impl ByteMatrix {
     /// The image of `x`.
     #[inline(always)]
     pub(crate) fn apply(&self, x: u64) -> u64 {
-        let t = &*self.tables;
+        let t = &self.tables;
         let b = x.to_le_bytes();
         (t[0][b[0] as usize] ^ t[1][b[1] as usize])
             ^ (t[2][b[2] as usize] ^ t[3][b[3] as usize])
@@ -49,12 +54,12 @@ pub(crate) struct LinearSolver {
 
 impl LinearSolver {
     /// An empty basis.
-    pub(crate) fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         LinearSolver { rows: [None; 64] }
     }
 
     /// Records that `preimage` maps to `image`.
-    pub(crate) fn insert(&mut self, mut image: u64, mut preimage: u64) {
+    pub(crate) const fn insert(&mut self, mut image: u64, mut preimage: u64) {
         while image != 0 {
             let bit = 63 - image.leading_zeros() as usize;
             match self.rows[bit] {
@@ -71,11 +76,13 @@ impl LinearSolver {
     }
 
     /// Some `x` with `L(x) = target`, if `target` is in the image.
-    pub(crate) fn solve(&self, mut target: u64) -> Option<u64> {
+    pub(crate) const fn solve(&self, mut target: u64) -> Option<u64> {
         let mut x = 0;
         while target != 0 {
             let bit = 63 - target.leading_zeros() as usize;
-            let (v, p) = self.rows[bit]?;
+            let Some((v, p)) = self.rows[bit] else {
+                return None;
+            };
             target ^= v;
             x ^= p;
         }

@@ -182,7 +182,14 @@ impl Backend {
 /// ```
 #[inline]
 pub fn mul(a: u64, b: u64) -> u64 {
-    Backend::detect().mul(a, b)
+    // Single products use the carry-less multiply whenever the CPU has it (the AVX-512
+    // backend only widens slices), so one cached feature test picks the path.
+    #[cfg(target_arch = "x86_64")]
+    if clmul::is_available() {
+        // SAFETY: the CPU supports pclmulqdq (checked just above).
+        return unsafe { clmul::x86::mul(clmul::basis(), a, b) };
+    }
+    portable::tables().mul(a, b)
 }
 
 /// `out[i] = a[i] ⊗ b[i]` with the fastest available backend.
