@@ -59,12 +59,17 @@ pub enum NimberOp {
 pub enum Command {
     /// Outcome, nim value and every winning move of a position.
     #[command(
-        after_help = "Examples:\n  sprague value nim 3 4 5 --json\n  sprague value sub:1,3,4 2\n  sprague value kayles 5 + nim 3\n  sprague value nim 1 1 1 --misere"
+        after_help = "Examples:\n  sprague value nim 3 4 5 --json\n  sprague value sub:1,3,4 2\n  sprague value kayles 5 + nim 3\n  sprague value nim 1 1 1 --misere\n  sprague value corners --position-file heads.txt"
     )]
     Value {
         /// GAME POSITION... [+ GAME POSITION...]
         #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
         words: Vec<String>,
+        /// Read more of the position from FILE (`-` for stdin), words separated by white
+        /// space, appended after the ones on the command line: for positions too long for a
+        /// command line, such as 10^5 heads of `corners`.
+        #[arg(long, value_name = "FILE")]
+        position_file: Option<std::path::PathBuf>,
         /// Misère play: the player unable to move wins.
         #[arg(long)]
         misere: bool,
@@ -78,6 +83,11 @@ pub enum Command {
         /// GAME POSITION... [+ GAME POSITION...]
         #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
         words: Vec<String>,
+        /// Read more of the position from FILE (`-` for stdin), words separated by white
+        /// space, appended after the ones on the command line: for positions too long for a
+        /// command line, such as 10^5 heads of `corners`.
+        #[arg(long, value_name = "FILE")]
+        position_file: Option<std::path::PathBuf>,
         /// Misère play: the player unable to move wins.
         #[arg(long)]
         misere: bool,

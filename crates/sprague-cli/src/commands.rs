@@ -53,19 +53,27 @@ fn heap_game(spec_text: &str) -> Result<(String, Arc<dyn HeapValues>)> {
 pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Value {
-            words,
+            mut words,
+            position_file,
             misere,
             json,
         } => {
+            if let Some(path) = position_file {
+                words.extend(read_words(&path)?);
+            }
             let position = spec::parse_position(&words)?;
             let report = sprague::analysis::value(&position, play(misere))?;
             output::value(&report, &position, json)
         }
         Command::Moves {
-            words,
+            mut words,
+            position_file,
             misere,
             json,
         } => {
+            if let Some(path) = position_file {
+                words.extend(read_words(&path)?);
+            }
             let position = spec::parse_position(&words)?;
             let report = sprague::analysis::moves(&position, play(misere))?;
             output::moves(&report, &position, json)
@@ -259,4 +267,33 @@ fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> 
         }
     };
     output::nimber(op, &values, result, json)
+}
+
+/// The largest position file read (bytes): far above any position worth solving.
+const MAX_POSITION_FILE: u64 = 1 << 28;
+
+/// The white-space separated words of a position file (`-` reads stdin).
+fn read_words(path: &std::path::Path) -> Result<Vec<String>> {
+    use std::io::Read;
+    let name = path.display();
+    let mut text = String::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin()
+            .take(MAX_POSITION_FILE + 1)
+            .read_to_string(&mut text)
+    } else {
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_POSITION_FILE + 1).read_to_string(&mut text))
+    };
+    read.map_err(|e| sprague::Error::Io {
+        path: name.to_string(),
+        reason: e.to_string(),
+    })?;
+    if text.len() as u64 > MAX_POSITION_FILE {
+        return Err(sprague::Error::Limit(format!(
+            "position file {name} is larger than {MAX_POSITION_FILE} bytes"
+        ))
+        .into());
+    }
+    Ok(text.split_whitespace().map(str::to_owned).collect())
 }

@@ -37,8 +37,11 @@ fn exit_code(error: &anyhow::Error) -> u8 {
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    let pipe = Some(std::io::ErrorKind::BrokenPipe);
     error.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+        c.downcast_ref::<std::io::Error>().map(|e| e.kind()) == pipe
+            || c.downcast_ref::<serde_json::Error>()
+                .and_then(|e| e.io_error_kind())
+                == pipe
     })
 }

@@ -1,6 +1,6 @@
 //! The commands of interface.md, as a user runs them.
 
-use crate::common::{assert_bad_input, sprague, sprague_json};
+use crate::common::{assert_bad_input, sprague, sprague_json, sprague_with_input};
 use serde_json::json;
 
 #[test]
@@ -168,13 +168,10 @@ fn nimber_arithmetic() {
     assert_bad_input(&["nimber", "div", "1", "0"], "0");
     assert_bad_input(&["nimber", "inv", "-2"], "operand");
     assert_bad_input(&["nimber", "inv", "1", "2"], "1 operand");
-    let batch = crate::common::sprague_with_input(
-        &["nimber", "mul", "--batch"],
-        Some("3\n2 2\n2 3\n16 16\n"),
-    );
+    let batch = sprague_with_input(&["nimber", "mul", "--batch"], Some("3\n2 2\n2 3\n16 16\n"));
     assert_eq!(batch.code, 0, "{}", batch.stderr);
     assert_eq!(batch.stdout, "3\n1\n24\n");
-    let batch = crate::common::sprague_with_input(&["nimber", "mul", "--batch"], Some("2\n2 2\n"));
+    let batch = sprague_with_input(&["nimber", "mul", "--batch"], Some("2\n2 2\n"));
     assert_eq!(batch.code, 2);
 }
 
@@ -274,10 +271,7 @@ fn play_a_whole_game_of_tic_tac_toe_through_stdin_and_never_win() {
                 script.push('\n');
             }
             script.push_str("quit\n");
-            let run = crate::common::sprague_with_input(
-                &["play", "mnk:3,3,3", "--seed", seed],
-                Some(&script),
-            );
+            let run = sprague_with_input(&["play", "mnk:3,3,3", "--seed", seed], Some(&script));
             assert_eq!(run.code, 0, "{}", run.stderr);
             let text = run.stdout.to_lowercase();
             assert!(text.contains("game over"), "the game ends: {}", run.stdout);
@@ -373,4 +367,43 @@ fn octal_tables_match_between_engines_and_report_periods() {
         "take-and-break",
     );
     assert_bad_input(&["table", "0.6", "--to", "5", "--threads", "3"], "1 or 2");
+}
+
+/// A position too long for a command line comes from a file or stdin, appended after the
+/// command-line words; a missing file is bad input.
+#[test]
+fn positions_from_a_file_or_stdin() {
+    // 10^4 heads of `corners` on the diagonal (i, i) for i ≥ 1: each has value i ⊗ i, so the
+    // XOR of all is the same as the command line gives for the same heads.
+    let heads: Vec<String> = (1..=10_000u64).map(|i| format!("{i},{i}")).collect();
+    let text = heads.join("\n");
+    let run = sprague_with_input(
+        &["value", "corners", "--position-file", "-", "--json"],
+        Some(&text),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let expected = (1..=10_000u64).fold(0, |x, i| x ^ sprague::nimber::mul(i, i));
+    assert_eq!(json["nim_value"], expected);
+    assert_eq!(json["position"].as_array().unwrap().len(), 10_000);
+
+    let dir = std::env::temp_dir().join(format!("sprague-posfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("heads.txt");
+    std::fs::write(&file, "5 8\n10\t11 13").unwrap();
+    let from_file = sprague_json(&[
+        "value",
+        "ruler",
+        "--position-file",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let from_args = sprague_json(&["value", "ruler", "5", "8", "10", "11", "13", "--json"]);
+    assert_eq!(from_file, from_args);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    assert_bad_input(
+        &["value", "nim", "--position-file", "/nonexistent/heads.txt"],
+        "/nonexistent/heads.txt",
+    );
 }
