@@ -83,6 +83,13 @@ pub fn run_with(
     });
     let mut rng = XorShift::new(seed);
     let colours = Colours(colour);
+    if rated_moves(&position, play)?.is_empty() {
+        return Err(crate::commands::BadInput(format!(
+            "there is no move to make in '{position}': give a position to play from, such as \
+             'sprague play nim 3 4 5' (see 'sprague catalog' for each game's positions)"
+        ))
+        .into());
+    }
     let mut history = vec![Turn {
         position,
         human_to_move: true,

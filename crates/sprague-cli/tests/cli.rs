@@ -407,3 +407,10 @@ fn positions_from_a_file_or_stdin() {
         "/nonexistent/heads.txt",
     );
 }
+
+/// Playing from a position without moves is refused with a hint, not a game already lost.
+#[test]
+fn play_needs_a_position_with_moves() {
+    assert_bad_input(&["play", "nim"], "no move to make in 'nim'");
+    assert_bad_input(&["play", "nim", "0", "0"], "give a position to play from");
+}
