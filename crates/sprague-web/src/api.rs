@@ -13,7 +13,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::Value as Json_;
-use sprague::analysis::Position;
+use sprague::analysis::{OptionReport, Position};
 use sprague::game::{Outcome, Play};
 use sprague::heap::{PeriodReport, TableReport};
 use sprague::play::{choose, rated_moves, MoveValue, RatedMove, XorShift};
@@ -294,14 +294,21 @@ struct PlayMove {
     /// `win`, `tie`, `draw` or `lose`, for the player making the move.
     value: &'static str,
     remoteness: Option<u64>,
+    /// The outcome of the position after the move, for the player then to move.
+    outcome: Outcome,
+    /// The nim value of the position after the move, where finite.
+    nim_value: Option<u64>,
     position: Json_,
     game: String,
     next: String,
 }
 
 impl PlayMove {
-    fn new(m: &RatedMove) -> PlayMove {
+    /// The move `m`, with the nim value from `option` (the same move in the `moves` report).
+    fn new(m: &RatedMove, option: Option<&OptionReport>) -> PlayMove {
         let (game, next) = request_words(&m.position);
+        let option = option
+            .filter(|o| o.text == m.text && o.component.or(Some(0)) == m.component.or(Some(0)));
         PlayMove {
             text: m.text.clone(),
             label: m.label(),
@@ -311,6 +318,12 @@ impl PlayMove {
                 (v, _) => v.name(),
             },
             remoteness: m.remoteness,
+            outcome: match m.value {
+                MoveValue::Win => Outcome::P,
+                MoveValue::Draw => Outcome::D,
+                MoveValue::Lose => Outcome::N,
+            },
+            nim_value: option.and_then(|o| o.nim_value),
             position: m.position.to_json(),
             game,
             next,
@@ -344,6 +357,11 @@ struct PlayAnswer {
 
 fn play_state(position: &Position, moves: &[RatedMove], play: Play) -> Result<PlayState, ApiError> {
     let report = sprague::analysis::value(position, play)?;
+    // The moves report in the same order gives each option's nim value.
+    let options = match play {
+        Play::Normal => sprague::analysis::moves(position, play)?.moves,
+        Play::Misere => Vec::new(),
+    };
     let (game, text) = request_words(position);
     Ok(PlayState {
         game,
@@ -355,7 +373,11 @@ fn play_state(position: &Position, moves: &[RatedMove], play: Play) -> Result<Pl
         value: report.value,
         remoteness: report.remoteness,
         over: moves.is_empty(),
-        moves: moves.iter().map(PlayMove::new).collect(),
+        moves: moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| PlayMove::new(m, options.get(i)))
+            .collect(),
     })
 }
 
@@ -387,7 +409,7 @@ async fn play(State(state): State<AppState>, params: Params) -> Answer {
             let reply = &moves[i];
             let after = rated_moves(&reply.position, play)?;
             Ok(PlayAnswer {
-                reply: Some(PlayMove::new(reply)),
+                reply: Some(PlayMove::new(reply, None)),
                 state: play_state(&reply.position, &after, play)?,
             })
         })
