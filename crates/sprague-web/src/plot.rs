@@ -11,6 +11,15 @@ const LOSE: RGBColor = RGBColor(0x8b, 0x1a, 0x1a);
 const INK: RGBColor = RGBColor(0x22, 0x2b, 0x38);
 const ACCENT: RGBColor = RGBColor(0x2a, 0x5d, 0xb0);
 
+/// An axis label for whole numbers only: ticks between them stay unlabelled.
+fn whole(x: &f64) -> String {
+    if x.fract().abs() < 1e-9 && *x >= 0.0 {
+        format!("{x:.0}")
+    } else {
+        String::new()
+    }
+}
+
 fn failed(error: impl std::fmt::Debug) -> ApiError {
     ApiError::internal(format!("drawing the chart failed: {error:?}"))
 }
@@ -20,7 +29,8 @@ fn failed(error: impl std::fmt::Debug) -> ApiError {
 pub(crate) fn table(game: &str, table: &Table) -> Result<String, ApiError> {
     let values = &table.values;
     let n = values.len() as f64;
-    let top = values.iter().copied().max().unwrap_or(0) as f64 + 1.0;
+    // Headroom above the largest value keeps the legend off the points.
+    let top = values.iter().copied().max().unwrap_or(0) as f64 * 1.3 + 1.5;
     let radius = if values.len() <= 200 {
         3
     } else if values.len() <= 1000 {
@@ -43,8 +53,8 @@ pub(crate) fn table(game: &str, table: &Table) -> Result<String, ApiError> {
             .configure_mesh()
             .x_desc("n (heap size)")
             .y_desc("nim value")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .x_label_formatter(&whole)
+            .y_label_formatter(&whole)
             .light_line_style(RGBColor(0xee, 0xee, 0xee))
             .draw()
             .map_err(failed)?;
@@ -156,7 +166,7 @@ fn colour(value: char) -> RGBColor {
 /// coloured win green, tie or draw yellow, loss dark red.
 pub(crate) fn history(points: &[HistoryPoint], axis: &str) -> Result<String, ApiError> {
     let moves = points.len().max(2) as f64 - 1.0;
-    let top = points.iter().filter_map(|p| p.level).max().unwrap_or(1) as f64 + 1.0;
+    let top = points.iter().filter_map(|p| p.level).max().unwrap_or(1) as f64 * 1.35 + 1.5;
     let mut body = String::new();
     {
         let root = SVGBackend::with_string(&mut body, (640, 300)).into_drawing_area();
@@ -173,8 +183,8 @@ pub(crate) fn history(points: &[HistoryPoint], axis: &str) -> Result<String, Api
             .x_desc("move")
             .y_desc(axis)
             .x_labels(points.len().clamp(2, 20))
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .x_label_formatter(&whole)
+            .y_label_formatter(&whole)
             .light_line_style(RGBColor(0xee, 0xee, 0xee))
             .draw()
             .map_err(failed)?;
