@@ -35,12 +35,17 @@ test("the engine never loses a game of tic-tac-toe played by clicking", async ()
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % n;
   };
-  const strategies = [(n) => 0, (n) => n - 1, random];
+  // The last game lets the engine open (it plays x, the test o).
+  const strategies = [[(n) => 0, false], [(n) => n - 1, false], [random, false], [random, true]];
   const results = [];
-  for (const [i, pick] of strategies.entries()) {
+  for (const [i, [pick, engineFirst]] of strategies.entries()) {
     if (i > 0) {
       await page.click("#play-new");
       await page.waitForFunction(() => document.querySelectorAll("#play-board .board button.x").length === 0);
+    }
+    if (engineFirst) {
+      await page.click("#play-engine");
+      await page.waitForFunction(() => document.querySelectorAll("#play-board .board button.x").length === 1);
     }
     const result = await playBoard(page, pick);
     results.push(result);
@@ -79,6 +84,19 @@ test("explore colours the moves and sequences plots a certified period", async (
   await page.waitForSelector("#explore-moves tbody tr.value-win");
   const summary = await page.locator("#explore-summary").textContent();
   assert.match(summary, /nim value/);
+  // A board: x can win at once in c3, the cell is green; clicking it explores the won board.
+  await page.fill("#explore-game", "mnk:3,3,3");
+  await page.fill("#explore-position", "xx.oo....");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForSelector('#explore-visual .board button[data-cell="c3"].value-win');
+  await page.click('#explore-visual .board button[data-cell="c3"]');
+  await page.waitForFunction(() => document.getElementById("explore-position").value === "xxxoo....");
+  await page.waitForSelector("#explore-summary .badge.P");
+  // A huge heap has too many moves to rate, but the value report still answers.
+  await page.fill("#explore-game", "nim");
+  await page.fill("#explore-position", "1000000 5");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-visual").textContent.includes("Only the winning moves"));
   await page.goto(`${server.url}#sequences`);
   await page.waitForFunction(() => document.getElementById("sequences-plot").naturalWidth > 0);
   assert.match(await page.locator("#sequences-summary").textContent(), /period 12 from preperiod 71/);

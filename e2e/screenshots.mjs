@@ -16,9 +16,14 @@ try {
     try {
       const page = await browser.context.newPage();
 
+      // Tic-tac-toe with o to move: c1 holds the tie, every other move loses at once.
       await page.goto(`${server.url}#explore`);
       await page.waitForSelector("#explore-moves tbody tr.value-win");
       await page.waitForSelector("#explore-catalog option:nth-child(3)", { state: "attached" });
+      await page.fill("#explore-game", "mnk:3,3,3");
+      await page.fill("#explore-position", "x.o.x....");
+      await page.click("#explore-form button[type=submit]");
+      await page.waitForSelector("#explore-visual .board button.value-draw");
       await page.screenshot({ path: path.join(docs, `explore${suffix}.png`) });
 
       // A tic-tac-toe game in progress with the hints shown: x in the centre, the engine's

@@ -8,7 +8,11 @@ async function api(path, params) {
   const query = new URLSearchParams(params).toString();
   const response = await fetch(`/api/${path}?${query}`);
   const body = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
-  if (!response.ok) throw new Error(body.error || `the server answered ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(body.error || `the server answered ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
   return body;
 }
 
@@ -101,17 +105,38 @@ async function explore() {
     position: $("explore-position").value.trim(),
   };
   if ($("explore-misere").checked) params.misere = "1";
+  explored.selected = null;
   try {
     const answer = await api("play", params);
     showError("explore-error", null);
     renderExplore(answer.state, params);
   } catch (error) {
+    if (error.status === 422) {
+      // Too many moves to rate one by one (a huge heap): the value report still answers.
+      try {
+        const report = await api("value", params);
+        showError("explore-error", null);
+        renderValueOnly(report, params, error.message);
+        return;
+      } catch (second) {
+        error = second;
+      }
+    }
     $("explore-result").hidden = true;
     showError("explore-error", error);
   }
 }
 
-function renderExplore(state, params) {
+const explored = { state: null, params: null, selected: null };
+
+function goTo(m) {
+  $("explore-game").value = m.game;
+  $("explore-position").value = m.next;
+  explore();
+}
+
+/** The headline of a position: outcome badge, nim value, value, remoteness. */
+function renderSummary(state) {
   const summary = $("explore-summary");
   summary.replaceChildren(
     element("span", { class: `badge ${state.outcome}`, text: state.outcome }),
@@ -124,18 +149,56 @@ function renderExplore(state, params) {
   for (const [name, value] of facts) {
     summary.append(element("span", {}, [`${name} `, element("span", { class: "big", text: String(value) })]));
   }
+}
+
+function renderValueOnly(report, params, why) {
+  renderSummary(report);
+  $("explore-visual").replaceChildren(element("p", { class: "hint", text: `Only the winning moves are listed: ${why}.` }));
+  const body = $("explore-moves").querySelector("tbody");
+  body.replaceChildren();
+  for (const m of report.winning_moves) {
+    const row = element("tr", {}, [
+      element("td", { text: m.move }),
+      element("td", { text: "win" }),
+      element("td", { text: "0" }),
+      element("td", { text: "–" }),
+      element("td", { text: JSON.stringify(m.position) }),
+    ]);
+    shade(row, "win", 0, 0);
+    body.append(row);
+  }
+  setJsonLinks(params);
+  $("explore-result").hidden = false;
+}
+
+function setJsonLinks(params) {
+  const query = new URLSearchParams(params).toString();
+  $("explore-json-value").href = `/api/value?${query}`;
+  $("explore-json-moves").href = `/api/moves?${query}`;
+}
+
+function renderExplore(state, params) {
+  explored.state = state;
+  explored.params = params;
+  renderSummary(state);
+  const visual = $("explore-visual");
+  const select = {
+    selected: explored.selected,
+    onSelect: (i) => {
+      explored.selected = explored.selected === i ? null : i;
+      renderExplore(state, params);
+    },
+  };
+  if (state.kind === "board") visual.replaceChildren(renderBoard(state, { hint: true, onMove: goTo }));
+  else if (state.kind === "heaps") visual.replaceChildren(renderHeaps(state, select));
+  else if (state.kind === "coins") visual.replaceChildren(renderCoins(state, select));
+  else visual.replaceChildren();
   const longest = Math.max(0, ...state.moves.map((m) => m.remoteness ?? 0));
   const body = $("explore-moves").querySelector("tbody");
   body.replaceChildren();
-  for (const m of state.moves) {
-    const row = element("tr", {
-      title: "explore this position",
-      onclick: () => {
-        $("explore-game").value = m.game;
-        $("explore-position").value = m.next;
-        explore();
-      },
-    }, [
+  const shown = state.moves.filter((m) => explored.selected === null || (m.component ?? 0) === explored.selected);
+  for (const m of shown) {
+    const row = element("tr", { title: "explore this position", onclick: () => goTo(m) }, [
       element("td", { text: m.label }),
       element("td", { text: m.value }),
       element("td", { text: m.nim_value ?? "–" }),
@@ -148,9 +211,7 @@ function renderExplore(state, params) {
   if (state.moves.length === 0) {
     body.append(element("tr", {}, [element("td", { colspan: "5", text: "no moves: the game is over" })]));
   }
-  const query = new URLSearchParams(params).toString();
-  $("explore-json-value").href = `/api/value?${query}`;
-  $("explore-json-moves").href = `/api/moves?${query}`;
+  setJsonLinks(params);
   $("explore-result").hidden = false;
 }
 
@@ -291,7 +352,8 @@ function moveButton(m) {
   return button;
 }
 
-function renderBoard(state) {
+/** A board of buttons; `hint` colours the empty cells by value, `onMove` plays a cell's move. */
+function renderBoard(state, { hint, onMove }) {
   const [name, params] = state.game.split(":");
   const [columns, rows] = params.split(",").map(Number);
   const gravity = name === "connect";
@@ -299,7 +361,7 @@ function renderBoard(state) {
   const board = element("div", { class: `board${gravity ? " gravity" : ""}` });
   board.style.gridTemplateColumns = `repeat(${columns}, 1fr)`;
   board.style.width = `min(100%, ${Math.min(26, columns * 5.5)}rem)`;
-  const longest = longestRemoteness();
+  const longest = Math.max(0, ...state.moves.map((m) => m.remoteness ?? 0));
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < columns; c++) {
       // Cell names as the engine writes them: a column letter and a row counted from the bottom,
@@ -316,8 +378,8 @@ function renderBoard(state) {
       button.dataset.cell = `${String.fromCharCode(97 + c)}${rows - r}`;
       if (m) {
         button.dataset.move = m.move;
-        button.addEventListener("click", () => humanMove(m));
-        if (play.hint) {
+        button.addEventListener("click", () => onMove(m));
+        if (hint) {
           shade(button, m.value, m.remoteness, longest);
           button.title = `${m.value}, remoteness ${m.remoteness}`;
         }
@@ -340,7 +402,8 @@ function parts(state) {
   return position.map((size) => ({ game: state.game, size }));
 }
 
-function renderHeaps(state) {
+/** The heaps of a sum as rows of tokens; clicking one calls `onSelect` with its index. */
+function renderHeaps(state, { selected, onSelect }) {
   const box = element("div", { class: "heaps" });
   parts(state).forEach((part, i) => {
     const size = Number(part.size);
@@ -348,8 +411,8 @@ function renderHeaps(state) {
     for (let k = 0; k < Math.min(size, 60); k++) tokens.append(element("span", { class: "token" }));
     const heap = element("button", {
       type: "button",
-      class: `heap${play.selected === i ? " selected" : ""}`,
-      onclick: () => { play.selected = i; renderPlay(); },
+      class: `heap${selected === i ? " selected" : ""}`,
+      onclick: () => onSelect(i),
     }, [element("span", { class: "size", text: String(size) }), tokens, element("span", { class: "hint", text: part.game })]);
     heap.dataset.heap = String(i);
     box.append(heap);
@@ -357,7 +420,8 @@ function renderHeaps(state) {
   return box;
 }
 
-function renderCoins(state) {
+/** A row of coins, heads marked; clicking a head calls `onSelect` with its index. */
+function renderCoins(state, { selected, onSelect }) {
   const heads = parts(state).map((p) => Number(p.size));
   const last = Math.max(8, ...heads);
   const box = element("div", { class: "coins" });
@@ -365,9 +429,9 @@ function renderCoins(state) {
     const index = heads.indexOf(n);
     const coin = element("button", {
       type: "button",
-      class: `coin${index >= 0 ? " heads" : ""}${index >= 0 && play.selected === index ? " selected" : ""}`,
+      class: `coin${index >= 0 ? " heads" : ""}${index >= 0 && selected === index ? " selected" : ""}`,
       title: index >= 0 ? "heads: click to see the moves that turn it" : "tails",
-      onclick: () => { if (index >= 0) { play.selected = index; renderPlay(); } },
+      onclick: () => { if (index >= 0) onSelect(index); },
     }, [element("b", { text: index >= 0 ? "H" : "T" }), element("span", { text: String(n) })]);
     box.append(coin);
   }
@@ -388,10 +452,11 @@ function renderPlay() {
   if (!state) return;
   let listed = state.moves;
   if (state.kind === "board") {
-    board.append(renderBoard(state));
+    board.append(renderBoard(state, { hint: play.hint, onMove: humanMove }));
     listed = [];
   } else if (state.kind === "heaps" || state.kind === "coins") {
-    board.append(state.kind === "heaps" ? renderHeaps(state) : renderCoins(state));
+    const select = { selected: play.selected, onSelect: (i) => { play.selected = i; renderPlay(); } };
+    board.append(state.kind === "heaps" ? renderHeaps(state, select) : renderCoins(state, select));
     if (play.selected !== null) {
       listed = movesFor((m) => (m.component ?? 0) === play.selected);
       board.append(element("p", { class: "hint", text: "Moves of the selected part:" }));
