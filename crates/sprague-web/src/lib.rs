@@ -24,6 +24,7 @@ mod plot;
 pub use error::ApiError;
 
 use axum::Router;
+use std::future::IntoFuture;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -102,8 +103,12 @@ async fn log_request(
     response
 }
 
+/// How long requests in flight may go on after Ctrl-C.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+
 /// Serves the application on `bind:port` (port 0 picks a free port) until Ctrl-C, then shuts
-/// down cleanly, letting requests in flight finish. Prints the address it listens on to stderr
+/// down cleanly: requests in flight get two seconds to finish, and computations still running
+/// are abandoned. Prints the address it listens on to stderr
 /// as `listening on http://ADDRESS/`.
 ///
 /// # Errors
@@ -112,7 +117,7 @@ pub fn serve(bind: IpAddr, port: u16) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(bind, port)).await?;
         let address = listener.local_addr()?;
         if !bind.is_loopback() {
@@ -121,12 +126,32 @@ pub fn serve(bind: IpAddr, port: u16) -> std::io::Result<()> {
             );
         }
         eprintln!("listening on http://{address}/ (Ctrl-C to stop)");
-        axum::serve(listener, router(Limits::default()))
-            .with_graceful_shutdown(shutdown_signal())
-            .await?;
-        eprintln!("shut down");
-        Ok(())
-    })
+        let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = axum::serve(listener, router(Limits::default())).with_graceful_shutdown(
+            async move {
+                shutdown_signal().await;
+                let _ = stopping.send(());
+            },
+        );
+        tokio::select! {
+            served = server.into_future() => served,
+            () = async {
+                if stopped.await.is_ok() {
+                    tokio::time::sleep(SHUTDOWN_GRACE).await;
+                } else {
+                    std::future::pending::<()>().await;
+                }
+            } => {
+                eprintln!("requests still running {} s after Ctrl-C are dropped", SHUTDOWN_GRACE.as_secs());
+                Ok(())
+            }
+        }
+    });
+    // Computations whose requests timed out may still run on blocking threads; they are
+    // abandoned rather than awaited, so Ctrl-C always stops the server promptly.
+    runtime.shutdown_timeout(Duration::from_millis(100));
+    eprintln!("shut down");
+    served
 }
 
 /// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM.
