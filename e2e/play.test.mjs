@@ -103,3 +103,21 @@ test("explore colours the moves and sequences plots a certified period", async (
   const csv = await page.locator("#sequences-csv").getAttribute("href");
   assert.match(csv, /format=csv/);
 });
+
+test("every view fits a phone-sized window without sideways scrolling", async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 375, height: 812 });
+  for (const [view, ready] of [
+    ["explore", "#explore-moves tbody tr"],
+    ["play", "#play-board .board button"],
+    ["sequences", "#sequences-result:not([hidden])"],
+  ]) {
+    await page.goto(`${server.url}#${view}`);
+    await page.waitForSelector(ready);
+    const { scroll, width } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+    }));
+    assert.ok(scroll <= width, `${view} is ${scroll} px wide in a ${width} px window`);
+  }
+});
