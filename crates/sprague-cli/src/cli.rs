@@ -222,4 +222,13 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the web page (explore, play, plot sequences) and its JSON API until Ctrl-C.
+    Serve {
+        /// The address to listen on; the default is reachable from this machine only.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// The port (0 picks a free one; the address is printed on stderr).
+        #[arg(long, default_value = "8080")]
+        port: String,
+    },
 }

@@ -39,13 +39,7 @@ fn number(text: &str, what: &str) -> Result<u64> {
 }
 
 fn heap_game(spec_text: &str) -> Result<(String, Arc<dyn HeapValues>)> {
-    let game = spec::parse_game(spec_text)?;
-    let heap = game.heap().ok_or_else(|| {
-        bad(format!(
-            "{} is not a heap game; 'table' and 'period' need one (see 'sprague catalog')",
-            game.spec()
-        ))
-    })?;
+    let (game, heap) = sprague::heap::heap_game(spec_text)?;
     Ok((game.spec(), heap))
 }
 
@@ -178,6 +172,16 @@ pub fn run(cli: Cli) -> Result<()> {
             crate::play::run(&words, seed, &mut input, &mut output)
         }
         Command::Catalog { json } => output::catalog(&spec::catalog(), json),
+        Command::Serve { bind, port } => {
+            let bind: std::net::IpAddr = bind
+                .parse()
+                .map_err(|_| bad(format!("--bind must be an IP address, got '{bind}'")))?;
+            let port = number(&port, "--port")?;
+            let port = u16::try_from(port)
+                .map_err(|_| bad(format!("--port must be at most 65535, got {port}")))?;
+            sprague_web::serve(bind, port)?;
+            Ok(())
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use anyhow::Result;
 use serde::Serialize;
 use sprague::analysis::{MovesReport, Position, SolveReport, ValueReport};
 use sprague::game::Outcome;
-use sprague::heap::{PeriodSearch, Table};
+use sprague::heap::{PeriodReport, PeriodSearch, Table, TableReport};
 use sprague::nimber::Nimber;
 use sprague::solve::GraphReport;
 use sprague::spec::CatalogEntry;
@@ -102,36 +102,13 @@ pub fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result
     Ok(())
 }
 
-#[derive(Serialize)]
-struct TableJson<'a> {
-    game: &'a str,
-    values: &'a [u64],
-    period: Option<PeriodJson>,
-}
-
-#[derive(Serialize)]
-struct PeriodJson {
-    preperiod: u64,
-    period: u64,
-}
-
 pub fn table(game: &str, table: &Table, as_json: bool, as_csv: bool) -> Result<()> {
     if as_json {
-        return json(&TableJson {
-            game,
-            values: &table.values,
-            period: table.period.map(|p| PeriodJson {
-                preperiod: p.preperiod,
-                period: p.period,
-            }),
-        });
+        return json(&TableReport::new(game, table));
     }
     let mut out = stdout();
     if as_csv {
-        writeln!(out, "n,value")?;
-        for (n, v) in table.values.iter().enumerate() {
-            writeln!(out, "{n},{v}")?;
-        }
+        TableReport::new(game, table).write_csv(&mut out)?;
     } else {
         let width = table
             .values
@@ -164,33 +141,9 @@ pub fn table(game: &str, table: &Table, as_json: bool, as_csv: bool) -> Result<(
     Ok(())
 }
 
-#[derive(Serialize)]
-struct PeriodOutput {
-    preperiod: Option<u64>,
-    period: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    certified_at: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    checked_to: Option<u64>,
-}
-
 pub fn period(game: &str, search: &PeriodSearch, as_json: bool) -> Result<()> {
-    let shape = match *search {
-        PeriodSearch::Certified(p) => PeriodOutput {
-            preperiod: Some(p.preperiod),
-            period: Some(p.period),
-            certified_at: Some(p.certified_at),
-            checked_to: None,
-        },
-        PeriodSearch::NotCertified { checked_to } => PeriodOutput {
-            preperiod: None,
-            period: None,
-            certified_at: None,
-            checked_to: Some(checked_to),
-        },
-    };
     if as_json {
-        return json(&shape);
+        return json(&PeriodReport::from(search));
     }
     let mut out = stdout();
     match *search {

@@ -310,12 +310,20 @@ pub fn cached_in(
     tier_sizes: &[u64],
     compute: impl FnOnce() -> Result<Solution>,
 ) -> Result<Arc<Solution>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Solution>>>> = OnceLock::new();
+    // One slot per game: holding a game's slot through its solve makes concurrent first queries
+    // of that game wait for a single solve instead of racing, while other games (a server's
+    // other users) go on; the map's own lock is held only to find the slot.
+    type Slot = Arc<Mutex<Option<Arc<Solution>>>>;
+    static CACHE: OnceLock<Mutex<HashMap<String, Slot>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
-    // Holding the lock through a solve makes concurrent first queries of one game wait for a
-    // single solve instead of racing.
-    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(s) = map.get(spec) {
+    let slot = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(spec.to_string())
+        .or_default()
+        .clone();
+    let mut entry = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = entry.as_ref() {
         return Ok(s.clone());
     }
     let path = dir.map(|d| d.join(file_name(spec)));
@@ -330,7 +338,7 @@ pub fn cached_in(
         }
     };
     let solution = Arc::new(solution);
-    map.insert(spec.to_string(), solution.clone());
+    *entry = Some(solution.clone());
     Ok(solution)
 }
 
@@ -342,6 +350,46 @@ mod tests {
 
     fn temp(name: &str) -> PathBuf {
         std::env::temp_dir().join(format!("sprague-db-test-{}-{name}", std::process::id()))
+    }
+
+    #[test]
+    fn a_solve_in_progress_does_not_block_other_games() {
+        let rules = BoardRules::new(3, 3, 3, false).unwrap();
+        let sizes: Vec<u64> = (0..rules.tier_count())
+            .map(|t| rules.tier_size(t))
+            .collect();
+        let (started, wait_started) = std::sync::mpsc::channel();
+        let (release, wait_release) = std::sync::mpsc::channel::<()>();
+        let slow = {
+            let sizes = sizes.clone();
+            std::thread::spawn(move || {
+                cached_in(None, "db-test-slow", &sizes, || {
+                    started.send(()).unwrap();
+                    wait_release.recv().unwrap();
+                    tiered::solve(
+                        &BoardRules::new(3, 3, 3, false).unwrap(),
+                        Some(1),
+                        u64::MAX,
+                        &(),
+                    )
+                })
+            })
+        };
+        wait_started.recv().unwrap();
+        // While the slow solve holds its own slot, another game is solved and answered.
+        let other = cached_in(None, "db-test-other", &sizes, || {
+            tiered::solve(&rules, Some(1), u64::MAX, &())
+        })
+        .unwrap();
+        release.send(()).unwrap();
+        let slow = slow.join().unwrap().unwrap();
+        assert_eq!(slow.records(), other.records());
+        // The second query of a game is answered from the cache.
+        let again = cached_in(None, "db-test-slow", &sizes, || {
+            Err(Error::Internal("solved twice".into()))
+        })
+        .unwrap();
+        assert!(Arc::ptr_eq(&again, &slow));
     }
 
     #[test]

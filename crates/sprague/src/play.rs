@@ -87,22 +87,6 @@ fn flat_parts(segments: &[analysis::Segment]) -> Vec<ComponentRef> {
         .collect()
 }
 
-/// The sum with flattened part `index` replaced by `replacement`.
-fn replace(segments: &[analysis::Segment], index: usize, replacement: &[ComponentRef]) -> Position {
-    let mut seen = 0;
-    let mut out = segments.to_vec();
-    for segment in &mut out {
-        if index < seen + segment.parts.len() {
-            segment
-                .parts
-                .splice(index - seen..=index - seen, replacement.iter().cloned());
-            break;
-        }
-        seen += segment.parts.len();
-    }
-    Position::Sum(out)
-}
-
 /// Every legal move of `position` with its value.
 ///
 /// # Errors
@@ -137,7 +121,9 @@ pub fn rated_moves(position: &Position, play: Play) -> Result<Vec<RatedMove>> {
             let mut out = Vec::new();
             for (index, part) in parts.iter().enumerate() {
                 for option in part.options(OPTION_LIMIT)? {
-                    let next = replace(segments, index, &option.parts);
+                    // Through `Position::replace`, so each game's normalisation applies (coin
+                    // games sort their heads and cancel two heads on one coin).
+                    let next = position.replace(index, &option.parts);
                     let outcome = if play == Play::Normal {
                         let mut after = values.clone();
                         after.remove(index);
@@ -310,6 +296,19 @@ mod tests {
             .contains("legal moves"));
         let p = parse_position(&["nim"]).unwrap();
         assert_eq!(final_outcome(&p, Play::Normal).unwrap(), Outcome::P);
+    }
+
+    #[test]
+    fn moves_of_coin_games_lead_to_normalised_positions() {
+        // Flipping 1-5 from heads 3 5 turns coin 3 back to tails.
+        let p = parse_position(&["ruler", "3", "5"]).unwrap();
+        let moves = rated_moves(&p, Play::Normal).unwrap();
+        let flip = moves.iter().find(|m| m.text == "flip 1-5").unwrap();
+        assert_eq!(flip.position.to_string(), "ruler 1 2 4");
+        let report = analysis::moves(&p, Play::Normal).unwrap();
+        let shown: Vec<String> = moves.iter().map(|m| m.position.to_string()).collect();
+        let listed: Vec<String> = report.moves.iter().map(|m| m.display.clone()).collect();
+        assert_eq!(shown, listed);
     }
 
     #[test]

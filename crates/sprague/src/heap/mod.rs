@@ -67,6 +67,7 @@ pub trait HeapValues: Send + Sync {
 mod code;
 mod engine;
 mod period;
+mod report;
 mod solver;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -74,6 +75,7 @@ pub(crate) mod testing;
 pub use code::{Code, Run};
 pub use engine::{Tabulation, MAX_TABLE_LEN};
 pub use period::{certification_length, find_period};
+pub use report::{heap_game, PeriodReport, PeriodSpan, TableReport};
 pub use solver::{HeapComponent, HeapGame, HeapSolver};
 
 /// What a period certificate needs to know about the moves of a heap game.

@@ -1,0 +1,520 @@
+// The sprague page: three views over the JSON API. No build step: plain JavaScript.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+/** GET an API path with query parameters; resolves to JSON or throws the server's message. */
+async function api(path, params) {
+  const query = new URLSearchParams(params).toString();
+  const response = await fetch(`/api/${path}?${query}`);
+  const body = await response.json().catch(() => ({ error: `the server answered ${response.status}` }));
+  if (!response.ok) {
+    const error = new Error(body.error || `the server answered ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
+  return body;
+}
+
+function showError(id, error) {
+  const box = $(id);
+  if (error) {
+    box.textContent = error.message || String(error);
+    box.hidden = false;
+  } else {
+    box.hidden = true;
+  }
+}
+
+function element(tag, attributes = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** Colours a node by a move's value for the mover, paler the longer the game lasts. */
+function shade(node, value, remoteness, longest) {
+  const kind = value === "tie" ? "draw" : value;
+  node.classList.add(`value-${kind}`, "shaded");
+  const r = remoteness ?? 0;
+  const alpha = longest > 0 ? 1 - 0.55 * (r / longest) : 1;
+  node.style.setProperty("--alpha", alpha.toFixed(2));
+  node.style.setProperty("--text", kind === "draw" || alpha < 0.6 ? "#222" : "#fff");
+}
+
+const outcomeWords = {
+  N: "N: the player to move wins",
+  P: "P: the player to move loses",
+  D: "D: neither player can force a win",
+};
+
+// ---------------------------------------------------------------- views
+
+function showView() {
+  const name = (location.hash || "#explore").slice(1);
+  for (const view of document.querySelectorAll(".view")) view.hidden = view.id !== name;
+  for (const link of document.querySelectorAll("nav a")) {
+    link.classList.toggle("active", link.dataset.view === name);
+  }
+  if (name === "play" && !play.state) newGame();
+  if (name === "sequences" && $("sequences-result").hidden) plotSequence();
+}
+
+// ---------------------------------------------------------------- explore
+
+let catalog = [];
+
+async function loadCatalog() {
+  catalog = await api("catalog", {});
+  const select = $("explore-catalog");
+  select.append(element("option", { value: "", text: "choose a game…" }));
+  catalog.forEach((entry, i) => {
+    select.append(element("option", { value: String(i), text: `${entry.spec}: ${entry.summary}` }));
+  });
+  syntaxHint();
+}
+
+function syntaxHint() {
+  const game = $("explore-game").value.trim();
+  const name = game.split(":")[0];
+  const entry = catalog.find((e) => e.spec === game) || catalog.find((e) => e.spec.split(":")[0] === name);
+  $("explore-syntax").textContent = entry
+    ? `Position: ${entry.position}. Example: ${entry.example}. Join a sum of games with " + ".`
+    : "";
+}
+
+function pickFromCatalog() {
+  const entry = catalog[Number($("explore-catalog").value)];
+  if (!entry) return;
+  const [game, ...rest] = entry.example.split(" ");
+  $("explore-game").value = game;
+  $("explore-position").value = rest.join(" ");
+  syntaxHint();
+  explore();
+}
+
+async function explore() {
+  const params = {
+    game: $("explore-game").value.trim(),
+    position: $("explore-position").value.trim(),
+  };
+  if ($("explore-misere").checked) params.misere = "1";
+  explored.selected = null;
+  try {
+    const answer = await api("play", params);
+    showError("explore-error", null);
+    renderExplore(answer.state, params);
+  } catch (error) {
+    if (error.status === 422) {
+      // Too many moves to rate one by one (a huge heap): the value report still answers.
+      try {
+        const report = await api("value", params);
+        showError("explore-error", null);
+        renderValueOnly(report, params, error.message);
+        return;
+      } catch (second) {
+        error = second;
+      }
+    }
+    $("explore-result").hidden = true;
+    showError("explore-error", error);
+  }
+}
+
+const explored = { state: null, params: null, selected: null };
+
+function goTo(m) {
+  $("explore-game").value = m.game;
+  $("explore-position").value = m.next;
+  explore();
+}
+
+/** The headline of a position: outcome badge, nim value, value, remoteness. */
+function renderSummary(state) {
+  const summary = $("explore-summary");
+  summary.replaceChildren(
+    element("span", { class: `badge ${state.outcome}`, text: state.outcome }),
+    element("span", { text: outcomeWords[state.outcome] }),
+  );
+  const facts = [];
+  if (state.nim_value !== null && state.nim_value !== undefined) facts.push(["nim value", state.nim_value]);
+  if (state.value !== undefined) facts.push(["value", state.value]);
+  if (state.remoteness !== null && state.remoteness !== undefined) facts.push(["remoteness", state.remoteness]);
+  for (const [name, value] of facts) {
+    summary.append(element("span", {}, [`${name} `, element("span", { class: "big", text: String(value) })]));
+  }
+}
+
+function renderValueOnly(report, params, why) {
+  renderSummary(report);
+  $("explore-visual").replaceChildren(element("p", { class: "hint", text: `Only the winning moves are listed: ${why}.` }));
+  const body = $("explore-moves").querySelector("tbody");
+  body.replaceChildren();
+  for (const m of report.winning_moves) {
+    const row = element("tr", {}, [
+      element("td", { text: m.move }),
+      element("td", { text: "win" }),
+      element("td", { text: "0" }),
+      element("td", { text: "–" }),
+      element("td", { text: JSON.stringify(m.position) }),
+    ]);
+    shade(row, "win", 0, 0);
+    body.append(row);
+  }
+  setJsonLinks(params);
+  $("explore-result").hidden = false;
+}
+
+function setJsonLinks(params) {
+  const query = new URLSearchParams(params).toString();
+  $("explore-json-value").href = `/api/value?${query}`;
+  $("explore-json-moves").href = `/api/moves?${query}`;
+}
+
+function renderExplore(state, params) {
+  explored.state = state;
+  explored.params = params;
+  renderSummary(state);
+  const visual = $("explore-visual");
+  const select = {
+    selected: explored.selected,
+    onSelect: (i) => {
+      explored.selected = explored.selected === i ? null : i;
+      renderExplore(state, params);
+    },
+  };
+  if (state.kind === "board") visual.replaceChildren(renderBoard(state, { hint: true, onMove: goTo }));
+  else if (state.kind === "heaps") visual.replaceChildren(renderHeaps(state, select));
+  else if (state.kind === "coins") visual.replaceChildren(renderCoins(state, select));
+  else visual.replaceChildren();
+  const longest = Math.max(0, ...state.moves.map((m) => m.remoteness ?? 0));
+  const body = $("explore-moves").querySelector("tbody");
+  body.replaceChildren();
+  const shown = state.moves.filter((m) => explored.selected === null || (m.component ?? 0) === explored.selected);
+  for (const m of shown) {
+    const row = element("tr", { title: "explore this position", onclick: () => goTo(m) }, [
+      element("td", { text: m.label }),
+      element("td", { text: m.value }),
+      element("td", { text: m.nim_value ?? "–" }),
+      element("td", { text: m.remoteness ?? "–" }),
+      element("td", { text: `${m.game} ${m.next}`.trim() }),
+    ]);
+    shade(row, m.value, m.remoteness, longest);
+    body.append(row);
+  }
+  if (state.moves.length === 0) {
+    body.append(element("tr", {}, [element("td", { colspan: "5", text: "no moves: the game is over" })]));
+  }
+  setJsonLinks(params);
+  $("explore-result").hidden = false;
+}
+
+// ---------------------------------------------------------------- play
+
+const play = {
+  game: "",
+  history: [], // {state, humanToMove, point}
+  state: null,
+  hint: false,
+  busy: false,
+  selected: null,
+};
+
+/** The game's value for the human at a state: a letter and a level for the chart. */
+function historyPoint(state, humanToMove) {
+  let letter;
+  if (state.outcome === "D") letter = state.remoteness !== null && state.remoteness !== undefined ? "t" : "d";
+  else letter = (state.outcome === "N") === humanToMove ? "w" : "l";
+  const level = state.remoteness ?? state.nim_value;
+  return letter + (level === null || level === undefined ? "" : String(level));
+}
+
+function chartAxis() {
+  return play.history.some((h) => h.state.remoteness !== null && h.state.remoteness !== undefined) ? "remoteness" : "nim";
+}
+
+function selectedGame() {
+  const preset = $("play-preset").value;
+  if (preset === "custom") return { game: $("play-game").value.trim(), position: $("play-position").value.trim() };
+  const [game, position] = preset.split("|");
+  return { game, position };
+}
+
+async function request(params) {
+  play.busy = true;
+  renderPlay();
+  try {
+    const answer = await api("play", params);
+    showError("play-error", null);
+    return answer;
+  } catch (error) {
+    showError("play-error", error);
+    return null;
+  } finally {
+    play.busy = false;
+  }
+}
+
+function push(state, humanToMove) {
+  play.history.push({ state, humanToMove, point: historyPoint(state, humanToMove) });
+  play.state = state;
+  play.selected = null;
+}
+
+async function newGame() {
+  const { game, position } = selectedGame();
+  const answer = await request({ game, position });
+  if (answer) {
+    play.history = [];
+    push(answer.state, true);
+  }
+  renderPlay();
+}
+
+async function humanMove(m) {
+  if (play.busy || !play.state || play.state.over || !current().humanToMove) return;
+  const after = await request({ game: m.game, position: m.next });
+  if (!after) return renderPlay();
+  push(after.state, false);
+  renderPlay();
+  if (!after.state.over) await engineMove();
+}
+
+async function engineMove() {
+  const state = play.state;
+  if (!state || state.over) return;
+  const answer = await request({ game: state.game, position: state.text, engine: "1" });
+  if (answer) {
+    current().humanToMove = false;
+    current().point = historyPoint(current().state, false);
+    push(answer.state, true);
+    play.lastReply = answer.reply.label;
+  }
+  renderPlay();
+}
+
+function current() {
+  return play.history[play.history.length - 1];
+}
+
+function undo() {
+  if (play.busy) return;
+  // Back to the last earlier state where it was the human's turn.
+  while (play.history.length > 1) {
+    play.history.pop();
+    if (current().humanToMove) break;
+  }
+  if (play.history.length === 1 && !current().humanToMove) {
+    current().humanToMove = true;
+    current().point = historyPoint(current().state, true);
+  }
+  play.state = current().state;
+  play.selected = null;
+  play.lastReply = null;
+  renderPlay();
+}
+
+function statusText() {
+  const state = play.state;
+  if (!state) return "";
+  const turn = current().humanToMove;
+  if (state.over) {
+    play.result = state.outcome === "D" ? "tie" : (state.outcome === "P") === turn ? "engine" : "you";
+    return { tie: "Game over: a tie.", engine: "Game over: the engine wins.", you: "Game over: you win!" }[play.result];
+  }
+  play.result = "";
+  if (play.busy || !turn) return "The engine is thinking…";
+  const reply = play.lastReply ? `The engine played ${play.lastReply}. ` : "";
+  return `${reply}Your move.`;
+}
+
+function movesFor(filter) {
+  return play.state.moves.filter(filter);
+}
+
+function longestRemoteness() {
+  return Math.max(0, ...play.state.moves.map((m) => m.remoteness ?? 0));
+}
+
+function moveButton(m) {
+  const button = element("button", { type: "button", text: m.label, onclick: () => humanMove(m) });
+  button.dataset.move = m.move;
+  if (play.hint) {
+    shade(button, m.value, m.remoteness, longestRemoteness());
+    button.title = `${m.value}${m.remoteness !== null && m.remoteness !== undefined ? `, remoteness ${m.remoteness}` : ""}`;
+  }
+  return button;
+}
+
+/** A board of buttons; `hint` colours the empty cells by value, `onMove` plays a cell's move. */
+function renderBoard(state, { hint, onMove }) {
+  const [name, params] = state.game.split(":");
+  const [columns, rows] = params.split(",").map(Number);
+  const gravity = name === "connect";
+  const cells = String(state.position);
+  const board = element("div", { class: `board${gravity ? " gravity" : ""}` });
+  board.style.gridTemplateColumns = `repeat(${columns}, 1fr)`;
+  board.style.width = `min(100%, ${Math.min(26, columns * 5.5)}rem)`;
+  const longest = Math.max(0, ...state.moves.map((m) => m.remoteness ?? 0));
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      // Cell names as the engine writes them: a column letter and a row counted from the bottom,
+      // or the column number when pieces drop.
+      const cellName = gravity ? String(c + 1) : String.fromCharCode(97 + c) + String(rows - r);
+      const piece = cells[r * columns + c];
+      const m = piece === "." ? state.moves.find((move) => move.move === cellName) : undefined;
+      const button = element("button", {
+        type: "button",
+        class: piece === "." ? "" : piece,
+        text: piece === "." ? "" : piece,
+        "aria-label": `${cellName} ${piece === "." ? "empty" : piece}`,
+      });
+      button.dataset.cell = `${String.fromCharCode(97 + c)}${rows - r}`;
+      if (m) {
+        button.dataset.move = m.move;
+        button.addEventListener("click", () => onMove(m));
+        if (hint) {
+          shade(button, m.value, m.remoteness, longest);
+          button.title = `${m.value}, remoteness ${m.remoteness}`;
+        }
+      } else {
+        button.disabled = true;
+      }
+      board.append(button);
+    }
+  }
+  return board;
+}
+
+/** The summands of a sum, flattened, as [{game, size}]. */
+function parts(state) {
+  const position = state.position;
+  if (!Array.isArray(position)) return [];
+  if (position.length > 0 && typeof position[0] === "object" && position[0] !== null && "game" in position[0]) {
+    return position.flatMap((segment) => segment.position.map((size) => ({ game: segment.game, size })));
+  }
+  return position.map((size) => ({ game: state.game, size }));
+}
+
+/** The heaps of a sum as rows of tokens; clicking one calls `onSelect` with its index. */
+function renderHeaps(state, { selected, onSelect }) {
+  const box = element("div", { class: "heaps" });
+  parts(state).forEach((part, i) => {
+    const size = Number(part.size);
+    const tokens = element("span", { class: "tokens" });
+    for (let k = 0; k < Math.min(size, 60); k++) tokens.append(element("span", { class: "token" }));
+    const heap = element("button", {
+      type: "button",
+      class: `heap${selected === i ? " selected" : ""}`,
+      onclick: () => onSelect(i),
+    }, [element("span", { class: "size", text: String(size) }), tokens, element("span", { class: "hint", text: part.game })]);
+    heap.dataset.heap = String(i);
+    box.append(heap);
+  });
+  return box;
+}
+
+/** A row of coins, heads marked; clicking a head calls `onSelect` with its index. */
+function renderCoins(state, { selected, onSelect }) {
+  const heads = parts(state).map((p) => Number(p.size));
+  const last = Math.max(8, ...heads);
+  const box = element("div", { class: "coins" });
+  for (let n = 1; n <= last; n++) {
+    const index = heads.indexOf(n);
+    const coin = element("button", {
+      type: "button",
+      class: `coin${index >= 0 ? " heads" : ""}${index >= 0 && selected === index ? " selected" : ""}`,
+      title: index >= 0 ? "heads: click to see the moves that turn it" : "tails",
+      onclick: () => { if (index >= 0) onSelect(index); },
+    }, [element("b", { text: index >= 0 ? "H" : "T" }), element("span", { text: String(n) })]);
+    box.append(coin);
+  }
+  return box;
+}
+
+function renderPlay() {
+  const state = play.state;
+  $("play-status").textContent = statusText();
+  $("play-status").dataset.result = play.result || "";
+  $("play-hint").setAttribute("aria-pressed", String(play.hint));
+  $("play-undo").disabled = play.busy || play.history.length <= 1;
+  $("play-engine").disabled = play.busy || !state || state.over || !current().humanToMove;
+  const board = $("play-board");
+  const moves = $("play-moves");
+  board.replaceChildren();
+  moves.replaceChildren();
+  if (!state) return;
+  let listed = state.moves;
+  if (state.kind === "board") {
+    board.append(renderBoard(state, { hint: play.hint, onMove: humanMove }));
+    listed = [];
+  } else if (state.kind === "heaps" || state.kind === "coins") {
+    const select = { selected: play.selected, onSelect: (i) => { play.selected = i; renderPlay(); } };
+    board.append(state.kind === "heaps" ? renderHeaps(state, select) : renderCoins(state, select));
+    if (play.selected !== null) {
+      listed = movesFor((m) => (m.component ?? 0) === play.selected);
+      board.append(element("p", { class: "hint", text: "Moves of the selected part:" }));
+    } else {
+      board.append(element("p", { class: "hint", text: "Click a part to see its moves, or pick any move:" }));
+    }
+  }
+  for (const m of listed) moves.append(moveButton(m));
+  const points = play.history.map((h) => h.point).join(",");
+  $("play-chart").src = `/api/plot/history.svg?${new URLSearchParams({ points, y: chartAxis() })}`;
+}
+
+// ---------------------------------------------------------------- sequences
+
+async function plotSequence() {
+  const game = $("sequences-game").value.trim();
+  const to = $("sequences-to").value.trim();
+  try {
+    const [table, period] = await Promise.all([
+      api("table", { game, to }),
+      api("period", { game, max: "100000" }).catch((error) => ({ error: error.message })),
+    ]);
+    showError("sequences-error", null);
+    const parts = [`${table.game}: G(0..${to})`];
+    if (table.period) {
+      parts.push(`period ${table.period.period} from preperiod ${table.period.preperiod}, certified within this range`);
+    } else if (period.period) {
+      parts.push(`period ${period.period} from preperiod ${period.preperiod} (certified at n = ${period.certified_at}; plot further to see it marked)`);
+    } else {
+      parts.push("no period certified in this range");
+    }
+    $("sequences-summary").textContent = parts.join(" · ");
+    $("sequences-plot").src = `/api/plot/table.svg?${new URLSearchParams({ game, to })}`;
+    $("sequences-csv").href = `/api/table?${new URLSearchParams({ game, to, format: "csv" })}`;
+    $("sequences-values").textContent = table.values.join(" ");
+    $("sequences-result").hidden = false;
+  } catch (error) {
+    $("sequences-result").hidden = true;
+    showError("sequences-error", error);
+  }
+}
+
+// ---------------------------------------------------------------- wiring
+
+$("explore-form").addEventListener("submit", (event) => { event.preventDefault(); explore(); });
+$("explore-catalog").addEventListener("change", pickFromCatalog);
+$("explore-game").addEventListener("input", syntaxHint);
+$("play-form").addEventListener("submit", (event) => { event.preventDefault(); newGame(); });
+$("play-preset").addEventListener("change", () => {
+  $("play-custom").hidden = $("play-preset").value !== "custom";
+  if ($("play-preset").value !== "custom") newGame();
+});
+$("play-engine").addEventListener("click", engineMove);
+$("play-undo").addEventListener("click", undo);
+$("play-hint").addEventListener("click", () => { play.hint = !play.hint; renderPlay(); });
+$("sequences-form").addEventListener("submit", (event) => { event.preventDefault(); plotSequence(); });
+window.addEventListener("hashchange", showView);
+
+loadCatalog().catch((error) => showError("explore-error", error));
+showView();
+explore();

@@ -1,0 +1,470 @@
+//! The JSON API: `catalog`, `value`, `moves`, `table`, `period`, `play`, and the SVG plots.
+//!
+//! Every handler checks its inputs against [`Limits`] first, then runs the work on a blocking
+//! thread with a time limit ([`AppState::run`]). Errors answer `{"error": TEXT}` with 400 (bad
+//! input) or 422 (past the server's bounds).
+
+use crate::error::ApiError;
+use crate::{plot, AppState, Limits};
+use axum::extract::{Query, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Serialize;
+use serde_json::Value as Json_;
+use sprague::analysis::{OptionReport, Position};
+use sprague::game::{Outcome, Play};
+use sprague::heap::{PeriodReport, TableReport};
+use sprague::play::{choose, rated_moves, MoveValue, RatedMove, XorShift};
+use std::collections::HashMap;
+
+type Params = Query<HashMap<String, String>>;
+type Answer = Result<Response, ApiError>;
+
+/// The routes under `/api/`.
+pub(crate) fn routes(state: AppState) -> axum::Router {
+    Router::new()
+        .route("/api/catalog", get(catalog))
+        .route("/api/value", get(value))
+        .route("/api/moves", get(moves))
+        .route("/api/table", get(table))
+        .route("/api/period", get(period))
+        .route("/api/play", get(play))
+        .route("/api/plot/table.svg", get(plot_table))
+        .route("/api/plot/history.svg", get(plot_history))
+        .fallback(|| async {
+            ApiError {
+                status: axum::http::StatusCode::NOT_FOUND,
+                message: "no such page; the API is under /api/ (catalog, value, moves, table, period, play)".into(),
+            }
+        })
+        .with_state(state)
+}
+
+impl AppState {
+    /// Runs `work` on a blocking thread, holding one of the worker permits, and gives up with
+    /// 422 when the answer takes longer than the time limit (waiting for a permit included).
+    async fn run<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+    {
+        let limit = self.limits.time;
+        let permits = self.permits.clone();
+        let job = async move {
+            let permit = permits
+                .acquire_owned()
+                .await
+                .map_err(|_| ApiError::internal("the worker pool is closed"))?;
+            tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                work()
+            })
+            .await
+            .map_err(|e| ApiError::internal(format!("the computation failed: {e}")))?
+        };
+        match tokio::time::timeout(limit, job).await {
+            Ok(answer) => answer,
+            Err(_) => Err(ApiError::limit(format!(
+                "no answer within the server's limit of {} s; try a smaller position or range",
+                limit.as_secs()
+            ))),
+        }
+    }
+}
+
+fn json<T: Serialize>(value: &T) -> Answer {
+    Ok(Json(value).into_response())
+}
+
+/// A required text parameter, at most `max` bytes.
+fn text<'a>(params: &'a Params, name: &str, max: usize) -> Result<&'a str, ApiError> {
+    let value = params
+        .get(name)
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| ApiError::bad(format!("missing parameter '{name}'")))?;
+    check_length(value, name, max)?;
+    Ok(value)
+}
+
+fn check_length(value: &str, name: &str, max: usize) -> Result<(), ApiError> {
+    if value.len() > max {
+        return Err(ApiError::limit(format!(
+            "'{name}' is {} bytes long; the server takes at most {max}",
+            value.len()
+        )));
+    }
+    Ok(())
+}
+
+/// A number parameter: `default` when absent, 422 above `max`.
+fn number(params: &Params, name: &str, default: Option<u64>, max: u64) -> Result<u64, ApiError> {
+    let n = match params.get(name).map(|s| s.trim()) {
+        None | Some("") => {
+            default.ok_or_else(|| ApiError::bad(format!("missing parameter '{name}'")))?
+        }
+        Some(text) => sprague::spec::parse_u64(text, name).map_err(ApiError::bad)?,
+    };
+    if n > max {
+        return Err(ApiError::limit(format!(
+            "'{name}' is {n}; the server takes at most {max}"
+        )));
+    }
+    Ok(n)
+}
+
+fn flag(params: &Params, name: &str) -> Result<bool, ApiError> {
+    match params.get(name).map(|s| s.trim()) {
+        None | Some("") | Some("0") | Some("false") => Ok(false),
+        Some("1") | Some("true") => Ok(true),
+        Some(other) => Err(ApiError::bad(format!(
+            "'{name}' must be 1 or 0, got '{other}'"
+        ))),
+    }
+}
+
+fn play_rule(params: &Params) -> Result<Play, ApiError> {
+    Ok(if flag(params, "misere")? {
+        Play::Misere
+    } else {
+        Play::Normal
+    })
+}
+
+/// The command-line words of `game` and `position`: the game, then the position split on
+/// spaces (`+` joins a sum, as on the command line).
+fn words(params: &Params, limits: &Limits) -> Result<Vec<String>, ApiError> {
+    let game = text(params, "game", limits.spec_bytes)?;
+    let position = params.get("position").map(String::as_str).unwrap_or("");
+    check_length(position, "position", limits.position_bytes)?;
+    let mut words = vec![game.to_string()];
+    words.extend(position.split_whitespace().map(str::to_string));
+    Ok(words)
+}
+
+async fn catalog() -> Answer {
+    json(&sprague::spec::catalog())
+}
+
+async fn value(State(state): State<AppState>, params: Params) -> Answer {
+    let words = words(&params, &state.limits)?;
+    let play = play_rule(&params)?;
+    let report = state
+        .run(move || {
+            let position = sprague::spec::parse_position(&words)?;
+            Ok(sprague::analysis::value(&position, play)?)
+        })
+        .await?;
+    json(&report)
+}
+
+async fn moves(State(state): State<AppState>, params: Params) -> Answer {
+    let words = words(&params, &state.limits)?;
+    let play = play_rule(&params)?;
+    let report = state
+        .run(move || {
+            let position = sprague::spec::parse_position(&words)?;
+            Ok(sprague::analysis::moves(&position, play)?)
+        })
+        .await?;
+    json(&report)
+}
+
+/// `format=json` (the default) answers the CLI's `table --format json`; `format=csv` its CSV,
+/// as a download.
+async fn table(State(state): State<AppState>, params: Params) -> Answer {
+    let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
+    let to = number(&params, "to", None, state.limits.table_to)?;
+    let csv = match params.get("format").map(|s| s.trim()) {
+        None | Some("") | Some("json") => false,
+        Some("csv") => true,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "'format' must be json or csv, got '{other}'"
+            )))
+        }
+    };
+    let (name, table) = state.run(move || compute_table(&spec, to)).await?;
+    let report = TableReport::new(&name, &table);
+    if !csv {
+        return json(&report);
+    }
+    let mut body = Vec::new();
+    report
+        .write_csv(&mut body)
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+    let file: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file}-to-{to}.csv\""),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// The table of single heaps 0..=to, by the same engines `sprague table` uses.
+fn compute_table(spec: &str, to: u64) -> Result<(String, sprague::heap::Table), ApiError> {
+    let (game, heap) = sprague::heap::heap_game(spec)?;
+    let options = sprague::heap::rare::Options::default();
+    let table = match heap.long_table(to, &options, &()) {
+        Some(table) => table?,
+        None => heap.table(to, &())?,
+    };
+    Ok((game.spec(), table))
+}
+
+async fn period(State(state): State<AppState>, params: Params) -> Answer {
+    let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
+    let max = number(
+        &params,
+        "max",
+        Some(state.limits.period_max),
+        state.limits.period_max,
+    )?;
+    let search = state
+        .run(move || {
+            let (_, heap) = sprague::heap::heap_game(&spec)?;
+            Ok(heap.period(max, &())?)
+        })
+        .await?;
+    json(&PeriodReport::from(&search))
+}
+
+/// How the page draws a position.
+fn kind(position: &Position) -> &'static str {
+    const COINS: [&str; 3] = ["ruler", "turtles", "mock-turtles"];
+    const BOARDS: [&str; 2] = ["mnk:", "connect:"];
+    match position {
+        Position::Single(s) => {
+            let game = s.game();
+            if BOARDS.iter().any(|b| game.starts_with(b)) {
+                "board"
+            } else {
+                "other"
+            }
+        }
+        Position::Sum(segments) if segments.len() == 1 => {
+            let game = segments[0].game.spec();
+            let name = game.split(':').next().unwrap_or("");
+            if COINS.contains(&name) {
+                "coins"
+            } else if segments[0].game.heap().is_some() {
+                "heaps"
+            } else {
+                "other"
+            }
+        }
+        Position::Sum(segments) => {
+            if segments.iter().all(|s| s.game.heap().is_some()) {
+                "heaps"
+            } else {
+                "other"
+            }
+        }
+    }
+}
+
+/// A position as the request words it round-trips through: the game, then the rest.
+fn request_words(position: &Position) -> (String, String) {
+    let text = position.to_string();
+    match text.split_once(' ') {
+        Some((game, rest)) => (game.to_string(), rest.to_string()),
+        None => (text, String::new()),
+    }
+}
+
+/// A move of the play view: what it is worth to the mover, and the request for the position
+/// it leads to (`game`, `next`).
+#[derive(Serialize)]
+struct PlayMove {
+    #[serde(rename = "move")]
+    text: String,
+    label: String,
+    component: Option<usize>,
+    /// `win`, `tie`, `draw` or `lose`, for the player making the move.
+    value: &'static str,
+    remoteness: Option<u64>,
+    /// The outcome of the position after the move, for the player then to move.
+    outcome: Outcome,
+    /// The nim value of the position after the move, where finite.
+    nim_value: Option<u64>,
+    position: Json_,
+    game: String,
+    next: String,
+}
+
+impl PlayMove {
+    /// The move `m`, with the nim value from `option` (the same move in the `moves` report).
+    fn new(m: &RatedMove, option: Option<&OptionReport>) -> PlayMove {
+        let (game, next) = request_words(&m.position);
+        let option = option
+            .filter(|o| o.text == m.text && o.component.or(Some(0)) == m.component.or(Some(0)));
+        PlayMove {
+            text: m.text.clone(),
+            label: m.label(),
+            component: m.component,
+            value: match (m.value, m.remoteness) {
+                (MoveValue::Draw, Some(_)) => "tie",
+                (v, _) => v.name(),
+            },
+            remoteness: m.remoteness,
+            outcome: match m.value {
+                MoveValue::Win => Outcome::P,
+                MoveValue::Draw => Outcome::D,
+                MoveValue::Lose => Outcome::N,
+            },
+            nim_value: option.and_then(|o| o.nim_value),
+            position: m.position.to_json(),
+            game,
+            next,
+        }
+    }
+}
+
+/// A position of the play view with every move rated.
+#[derive(Serialize)]
+struct PlayState {
+    game: String,
+    position: Json_,
+    /// The position words after the game, to send back.
+    text: String,
+    kind: &'static str,
+    outcome: Outcome,
+    nim_value: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<i64>,
+    remoteness: Option<u64>,
+    over: bool,
+    moves: Vec<PlayMove>,
+}
+
+#[derive(Serialize)]
+struct PlayAnswer {
+    /// The engine's move, when asked for one.
+    reply: Option<PlayMove>,
+    state: PlayState,
+}
+
+fn play_state(position: &Position, moves: &[RatedMove], play: Play) -> Result<PlayState, ApiError> {
+    let report = sprague::analysis::value(position, play)?;
+    // The moves report in the same order gives each option's nim value.
+    let options = match play {
+        Play::Normal => sprague::analysis::moves(position, play)?.moves,
+        Play::Misere => Vec::new(),
+    };
+    let (game, text) = request_words(position);
+    Ok(PlayState {
+        game,
+        position: position.to_json(),
+        text,
+        kind: kind(position),
+        outcome: report.outcome,
+        nim_value: report.nim_value,
+        value: report.value,
+        remoteness: report.remoteness,
+        over: moves.is_empty(),
+        moves: moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| PlayMove::new(m, options.get(i)))
+            .collect(),
+    })
+}
+
+/// `GET /api/play?game=G&position=P[&misere=1][&engine=1][&seed=S]`: the position with every
+/// move rated; with `engine=1`, the engine's reply first and the position after it.
+async fn play(State(state): State<AppState>, params: Params) -> Answer {
+    let words = words(&params, &state.limits)?;
+    let play = play_rule(&params)?;
+    let engine = flag(&params, "engine")?;
+    let seed = match params.get("seed") {
+        Some(_) => number(&params, "seed", None, u64::MAX)?,
+        None => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0),
+    };
+    let answer = state
+        .run(move || {
+            let position = sprague::spec::parse_position(&words)?;
+            let moves = rated_moves(&position, play)?;
+            if !engine {
+                return Ok(PlayAnswer {
+                    reply: None,
+                    state: play_state(&position, &moves, play)?,
+                });
+            }
+            let i = choose(&moves, &mut XorShift::new(seed))
+                .ok_or_else(|| ApiError::bad("the game is over: the engine has no move"))?;
+            let reply = &moves[i];
+            let after = rated_moves(&reply.position, play)?;
+            Ok(PlayAnswer {
+                reply: Some(PlayMove::new(reply, None)),
+                state: play_state(&reply.position, &after, play)?,
+            })
+        })
+        .await?;
+    json(&answer)
+}
+
+fn svg(body: String) -> Answer {
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// `GET /api/plot/table.svg?game=G&to=N`: nim values of single heaps against n, with the
+/// certified preperiod and period marked.
+async fn plot_table(State(state): State<AppState>, params: Params) -> Answer {
+    let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
+    let to = number(&params, "to", None, state.limits.plot_to)?;
+    let body = state
+        .run(move || {
+            let (name, table) = compute_table(&spec, to)?;
+            plot::table(&name, &table)
+        })
+        .await?;
+    svg(body)
+}
+
+/// `GET /api/plot/history.svg?points=w9,t8,l3,d&y=remoteness`: the value of a game after each
+/// move, for the player the page plays for (`w` win, `t` tie, `d` draw, `l` lose, then the
+/// remoteness or nim value when known).
+async fn plot_history(State(state): State<AppState>, params: Params) -> Answer {
+    let points = params.get("points").map(String::as_str).unwrap_or("");
+    check_length(points, "points", state.limits.history_points * 24)?;
+    let points = plot::parse_history(points)?;
+    if points.len() > state.limits.history_points {
+        return Err(ApiError::limit(format!(
+            "{} points; the chart takes at most {}",
+            points.len(),
+            state.limits.history_points
+        )));
+    }
+    let axis = match params.get("y").map(|s| s.trim()) {
+        None | Some("") | Some("remoteness") => "remoteness",
+        Some("nim") => "nim value",
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "'y' must be remoteness or nim, got '{other}'"
+            )))
+        }
+    };
+    let body = state.run(move || plot::history(&points, axis)).await?;
+    svg(body)
+}

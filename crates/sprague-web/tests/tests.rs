@@ -1,0 +1,3 @@
+//! Integration tests of the web API: requests go through the router as a client sends them.
+
+mod api;

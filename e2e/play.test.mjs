@@ -1,0 +1,123 @@
+// End to end: the page in a real headless Chromium plays full games of tic-tac-toe by clicking;
+// the engine never loses. A screenshot of the last game is saved to e2e/artifacts/.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { root, startServer, startBrowser, playBoard } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  const exit = await server?.stop();
+  assert.equal(exit?.code, 0, `the server did not stop cleanly: ${JSON.stringify(exit)}\n${server?.log()}`);
+  assert.match(server.log(), /GET \/api\/play 200/);
+});
+
+test("the engine never loses a game of tic-tac-toe played by clicking", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`${server.url}#play`);
+  await page.waitForSelector("#play-board .board button");
+  assert.equal(await page.locator("#play-board .board button").count(), 9);
+
+  // A few human strategies: first empty cell, last empty cell, and a seeded random one.
+  let seed = 12345;
+  const random = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  // The last game lets the engine open (it plays x, the test o).
+  const strategies = [[(n) => 0, false], [(n) => n - 1, false], [random, false], [random, true]];
+  const results = [];
+  for (const [i, [pick, engineFirst]] of strategies.entries()) {
+    if (i > 0) {
+      await page.click("#play-new");
+      await page.waitForFunction(() => document.querySelectorAll("#play-board .board button.x").length === 0);
+    }
+    if (engineFirst) {
+      await page.click("#play-engine");
+      await page.waitForFunction(() => document.querySelectorAll("#play-board .board button.x").length === 1);
+    }
+    const result = await playBoard(page, pick);
+    results.push(result);
+    assert.notEqual(result, "you", `the engine lost game ${i + 1}`);
+    const pieces = await page.locator("#play-board .board button.x, #play-board .board button.o").count();
+    assert.ok(pieces >= 5, `game ${i + 1} ended after ${pieces} moves`);
+  }
+  // The value chart has one point a move and was drawn.
+  const chart = await page.locator("#play-chart").evaluate((img) => ({ src: img.src, width: img.naturalWidth }));
+  assert.match(chart.src, /history\.svg\?points=t9/);
+  assert.ok(chart.width > 0, "the chart did not load");
+  mkdirSync(path.join(root, "e2e", "artifacts"), { recursive: true });
+  await page.screenshot({ path: path.join(root, "e2e", "artifacts", "tic-tac-toe.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+  console.log(`results: ${results.join(", ")}`);
+});
+
+test("hint colours the cells and undo takes a move back", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}#play`);
+  await page.waitForSelector("#play-board .board button[data-move]");
+  await page.click("#play-hint");
+  // On the empty board every move ties.
+  assert.equal(await page.locator("#play-board .board button.value-draw").count(), 9);
+  const colour = await page.locator('#play-board .board button[data-cell="a1"]').evaluate((cell) => getComputedStyle(cell).backgroundColor);
+  assert.match(colour, /212, 160, 23/, "a tie is shown yellow");
+  await page.click('#play-board .board button[data-cell="b2"]');
+  await page.waitForFunction(() => document.querySelectorAll("#play-board .board button.o").length === 1);
+  await page.click("#play-undo");
+  await page.waitForFunction(() => document.querySelectorAll("#play-board .board button.x, #play-board .board button.o").length === 0);
+});
+
+test("explore colours the moves and sequences plots a certified period", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}#explore`);
+  await page.waitForSelector("#explore-moves tbody tr.value-win");
+  const summary = await page.locator("#explore-summary").textContent();
+  assert.match(summary, /nim value/);
+  // A board: x can win at once in c3, the cell is green; clicking it explores the won board.
+  await page.fill("#explore-game", "mnk:3,3,3");
+  await page.fill("#explore-position", "xx.oo....");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForSelector('#explore-visual .board button[data-cell="c3"].value-win');
+  await page.click('#explore-visual .board button[data-cell="c3"]');
+  await page.waitForFunction(() => document.getElementById("explore-position").value === "xxxoo....");
+  await page.waitForSelector("#explore-summary .badge.P");
+  // A huge heap has too many moves to rate, but the value report still answers.
+  await page.fill("#explore-game", "nim");
+  await page.fill("#explore-position", "1000000 5");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-visual").textContent.includes("Only the winning moves"));
+  await page.goto(`${server.url}#sequences`);
+  await page.waitForFunction(() => document.getElementById("sequences-plot").naturalWidth > 0);
+  assert.match(await page.locator("#sequences-summary").textContent(), /period 12 from preperiod 71/);
+  const csv = await page.locator("#sequences-csv").getAttribute("href");
+  assert.match(csv, /format=csv/);
+});
+
+test("every view fits a phone-sized window without sideways scrolling", async () => {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width: 375, height: 812 });
+  for (const [view, ready] of [
+    ["explore", "#explore-moves tbody tr"],
+    ["play", "#play-board .board button"],
+    ["sequences", "#sequences-result:not([hidden])"],
+  ]) {
+    await page.goto(`${server.url}#${view}`);
+    await page.waitForSelector(ready);
+    const { scroll, width } = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+    }));
+    assert.ok(scroll <= width, `${view} is ${scroll} px wide in a ${width} px window`);
+  }
+});
