@@ -191,9 +191,17 @@ fn tictactoe_script_equals_mnk_3_3_3() {
     let script = example("tictactoe");
     let boards = tictactoe_boards();
     assert_eq!(boards.len(), 5478);
+    let scripted_game = parse_game(&script).unwrap();
+    let mnk = parse_game("mnk:3,3,3").unwrap();
+    let evaluate = |game: &std::sync::Arc<dyn sprague::analysis::GameDef>, board: &str| {
+        let Parsed::Single(s) = game.parse_position(&[board.to_string()]).unwrap() else {
+            panic!()
+        };
+        analysis::value(&Position::Single(s), Play::Normal).unwrap()
+    };
     for board in &boards {
-        let scripted = value(&words(&script, &[board]));
-        let built_in = value(&words("mnk:3,3,3", &[board]));
+        let scripted = evaluate(&scripted_game, board);
+        let built_in = evaluate(&mnk, board);
         assert_eq!(scripted.outcome, built_in.outcome, "{board}");
         assert_eq!(scripted.remoteness, built_in.remoteness, "{board}");
         let texts = |r: &analysis::ValueReport| -> Vec<String> {
@@ -284,11 +292,11 @@ fn loopy_impartial_script_equals_the_builtin_loopy_values() {
         };
         parts[0].nim_value().unwrap();
     }
-    for a in 0..10 {
+    for a in (0..10).step_by(3) {
         for b in a..10 {
-            for c in (1..10).step_by(2) {
+            for c in (1..10).step_by(4) {
                 for d in c..10 {
-                    for y in [0, 3, 8] {
+                    for y in [0, 7] {
                         let literal = format!("[[{a},{b}],[{c},{d}],{y}]");
                         let Parsed::Parts(parts) = game.parse_position(&[literal]).unwrap() else {
                             panic!()
