@@ -18,7 +18,8 @@
 //! Every kind may also define `fn show(pos)` (the text of a position), `fn parse(text)` (the
 //! inverse, for positions on the command line) and `fn start()` (the position when none is
 //! given). Without `parse`, a position is written as a Rhai literal: `5`, `"abc"`, `[1,2]`.
-//! Two-player games may define `fn move_text(pos, next)`, the name of a move (e.g. `b2`).
+//! Two-player games may define `fn move_text(pos, next)`, the name of a move (e.g. `b2`), and
+//! `fn render(pos)`, the drawing `sprague play` shows.
 //!
 //! Top-level statements run once when the script is loaded; functions see only their arguments
 //! (Rhai functions cannot read variables of the script), so constants belong in functions.
@@ -412,6 +413,7 @@ pub fn load_game_with_limits(path: &str, limits: Limits) -> Result<Arc<dyn GameD
         ("parse", 1),
         ("start", 0),
         ("move_text", 2),
+        ("render", 1),
         ("max_heaps", 0),
         ("max_removed", 0),
     ] {

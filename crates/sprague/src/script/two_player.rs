@@ -366,8 +366,15 @@ impl Standalone for ScriptState {
     }
 
     fn render(&self) -> String {
-        self.game
-            .script
+        let script = &self.game.script;
+        if script.defines("render", 1) {
+            if let Ok(drawn) = script.call("render", (self.key.to_dynamic(),)) {
+                if drawn.is_string() {
+                    return drawn.to_string();
+                }
+            }
+        }
+        script
             .show(&self.key)
             .unwrap_or_else(|_| self.key.to_string())
     }
