@@ -127,8 +127,10 @@ impl ImpartialGame {
         Ok(out)
     }
 
-    /// Explores every position reachable from `start`; returns them, `start` first.
-    fn explore(&self, memo: &mut Memo, start: u32) -> Result<Vec<u32>> {
+    /// Explores every position reachable from `start`; returns them, `start` first. With
+    /// `stop_at_valued`, positions already valued are listed but not gone through (everything
+    /// they reach is valued too).
+    fn explore(&self, memo: &mut Memo, start: u32, stop_at_valued: bool) -> Result<Vec<u32>> {
         let mut seen = vec![false; memo.keys.len()];
         let mut order = vec![start];
         seen[start as usize] = true;
@@ -151,6 +153,9 @@ impl ImpartialGame {
             if seen.len() < memo.keys.len() {
                 seen.resize(memo.keys.len(), false);
             }
+            if stop_at_valued && memo.values[v as usize].is_some() {
+                continue;
+            }
             for option in memo.options[v as usize].iter().flatten() {
                 for &w in option {
                     if !seen[w as usize] {
@@ -168,7 +173,7 @@ impl ImpartialGame {
         if memo.values[start as usize].is_some() {
             return Ok(());
         }
-        let order = self.explore(memo, start)?;
+        let order = self.explore(memo, start, true)?;
         let splits = order.iter().any(|&v| {
             memo.options[v as usize]
                 .iter()
@@ -178,7 +183,7 @@ impl ImpartialGame {
         if splits {
             self.solve_splitting(memo, start)
         } else {
-            let (graph, _) = local_graph(memo, &order);
+            let (graph, _) = local_graph(memo, &order, true);
             let values = loopy_values(&graph);
             for (local, &v) in order.iter().enumerate() {
                 if memo.values[v as usize].is_none() {
@@ -275,7 +280,7 @@ impl ImpartialGame {
         let mut memo = self.lock();
         let v = self.intern(&mut memo, key.clone())?;
         self.solve(&mut memo, v)?;
-        let order = self.explore(&mut memo, v)?;
+        let order = self.explore(&mut memo, v, false)?;
         let value = memo.values[v as usize]
             .clone()
             .unwrap_or(NimValue::Finite(0));
@@ -288,7 +293,7 @@ impl ImpartialGame {
         let remoteness = if splits {
             None
         } else {
-            let (graph, _) = local_graph(&memo, &order);
+            let (graph, _) = local_graph(&memo, &order, false);
             let r = retrograde(&graph, |_| None);
             r.remoteness(0).map(u64::from)
         };
@@ -312,21 +317,53 @@ impl ImpartialGame {
 
 /// The positions `order` as a graph numbered by their place in `order`; an option that leaves
 /// nothing goes to an extra vertex with no options. Returns the graph and that vertex.
-fn local_graph(memo: &Memo, order: &[u32]) -> (Graph, u32) {
+///
+/// With `keep_values`, a position already valued keeps its value without its options: a finite g gets options of
+/// values 0..g (Nim heaps, extra vertices), and ∞(K) gets a move to itself and options of the
+/// values in K. The labelling of its parents sees only these values, so it is unchanged.
+fn local_graph(memo: &Memo, order: &[u32], keep_values: bool) -> (Graph, u32) {
     let local: HashMap<u32, u32> = order
         .iter()
         .enumerate()
         .map(|(i, &v)| (v, i as u32))
         .collect();
     let sink = order.len() as u32;
+    let heap = |k: u64| sink + 1 + k as u32;
+    let mut largest = None;
     let mut edges = Vec::new();
     for (i, &v) in order.iter().enumerate() {
-        for option in memo.options[v as usize].iter().flatten() {
-            let target = option.first().map_or(sink, |w| local[w]);
-            edges.push((i as u32, target));
+        let i = i as u32;
+        let known = if keep_values {
+            &memo.values[v as usize]
+        } else {
+            &None
+        };
+        match known {
+            Some(NimValue::Finite(g)) => {
+                edges.extend((0..*g).map(|k| (i, heap(k))));
+                largest = largest.max(g.checked_sub(1));
+            }
+            Some(NimValue::Infinite(escapes)) => {
+                edges.push((i, i));
+                edges.extend(escapes.iter().map(|&k| (i, heap(k))));
+                largest = largest.max(escapes.last().copied());
+            }
+            None => {
+                for option in memo.options[v as usize].iter().flatten() {
+                    let target = option.first().map_or(sink, |w| local[w]);
+                    edges.push((i, target));
+                }
+            }
         }
     }
-    (Graph::from_edges(order.len() + 1, &edges), sink)
+    let heaps = largest.map_or(0, |g| g + 1);
+    for k in 0..heaps {
+        edges.extend((0..k).map(|j| (heap(k), heap(j))));
+    }
+    (
+        Graph::from_edges(order.len() + 1 + heaps as usize, &edges),
+        sink,
+    )
 }
 
 /// The game as a [`GameDef`].
