@@ -45,6 +45,14 @@ fn heap_game(spec_text: &str) -> Result<(String, Arc<dyn HeapValues>)> {
 
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    let caps = &cli.script;
+    sprague::script::set_limits(sprague::script::Limits {
+        max_operations: caps.script_max_operations,
+        max_call_depth: caps.script_max_call_depth as usize,
+        max_string: caps.script_max_string as usize,
+        max_array: caps.script_max_array as usize,
+        max_positions: caps.script_max_positions as usize,
+    })?;
     match cli.command {
         Command::Value {
             mut words,

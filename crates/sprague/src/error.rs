@@ -40,6 +40,19 @@ pub enum Error {
         /// The operating system's message.
         reason: String,
     },
+    /// An error in a game script (`script:PATH`): a syntax or run-time error, a wrong return
+    /// type, or a script cap exceeded, at a place in the file.
+    #[error("{file}:{line}:{column}: {message}")]
+    Script {
+        /// The script's path.
+        file: String,
+        /// The 1-based line.
+        line: usize,
+        /// The 1-based column.
+        column: usize,
+        /// What went wrong.
+        message: String,
+    },
     /// A bug: this should never happen.
     #[error("internal error: {0}")]
     Internal(String),

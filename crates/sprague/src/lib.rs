@@ -11,6 +11,7 @@
 //! - [`nimber`]: the nim field on 64-bit words, at hardware speed;
 //! - [`spec`]: the game-spec language of the command line;
 //! - [`analysis`]: type-erased games and the reports front ends print.
+//! - [`script`]: games written as sandboxed Rhai scripts (`script:PATH`).
 //!
 //! ```
 //! let position = sprague::spec::parse_position(&["nim", "3", "4", "5"])?;
@@ -33,6 +34,7 @@ pub mod misere;
 pub mod nimber;
 pub mod play;
 pub mod progress;
+pub mod script;
 pub mod solve;
 pub mod spec;
 

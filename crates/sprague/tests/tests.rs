@@ -1,4 +1,5 @@
 //! Integration tests of the library, as one binary.
 
 mod robustness;
+mod script;
 mod seeds;

@@ -42,5 +42,6 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(cards::CardsFamily),
         Box::new(mnk::MnkFamily),
         Box::new(connect::ConnectFamily),
+        Box::new(crate::script::ScriptFamily),
     ]
 }

@@ -119,7 +119,7 @@ fn generic_value(rules: &dyn HeapRules, values: &[u32], n: u64) -> Result<u32> {
         return Ok(0);
     }
     let mut seen = Vec::new();
-    for option in rules.options(n) {
+    for option in rules.try_options(n)? {
         let mut x = 0u32;
         for &part in &option {
             if part == 0 {

@@ -129,6 +129,12 @@ pub trait HeapRules: Send + Sync {
     /// than `n`.
     fn options(&self, n: u64) -> Vec<Vec<u64>>;
 
+    /// [`HeapRules::options`] for rulesets that can fail, such as scripts; the engine calls this
+    /// one. The default never fails.
+    fn try_options(&self, n: u64) -> Result<Vec<Vec<u64>>> {
+        Ok(self.options(n))
+    }
+
     /// The bounds a period certificate needs, or `None` when no certificate applies: a move may
     /// remove unboundedly many tokens (`allbut`), or the moves are not translation invariant
     /// (Grundy's game). See [`MoveBounds`] for the promise this makes.

@@ -492,7 +492,7 @@ impl Component for HeapComponent {
                 return Err(self.too_many(limit));
             }
         }
-        let options = self.solver.rules.options(self.heap);
+        let options = self.solver.rules.try_options(self.heap)?;
         if options.len() > limit {
             return Err(self.too_many(limit));
         }

@@ -1,0 +1,534 @@
+//! Impartial games written as scripts: `fn options(pos)` and optionally `fn splits(pos)`.
+//!
+//! Every position reached is memoised with its options. A query explores the positions
+//! reachable from it (each script function called once per position), then values them all:
+//! - without splitting moves, by the generalized Sprague–Grundy labelling of
+//!   [`crate::solve::loopy`], so cycles get ∞(K) and acyclic games their nim values;
+//! - with splitting moves, by memoised mex over the XOR of the parts; a cycle is then an error,
+//!   since loopy values of sums are not single values.
+
+use super::{Key, Script};
+use crate::analysis::{Component, ComponentMove, ComponentRef, GameDef, Parsed, SolveReport};
+use crate::error::{Error, Result};
+use crate::game::{NimValue, Outcome};
+use crate::heap::{HeapValues, PeriodSearch, Table};
+use crate::progress::Progress;
+use crate::solve::{loopy_values, retrograde, Graph};
+use serde_json::Value as Json;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Positions seen so far, with their options and values.
+#[derive(Default)]
+struct Memo {
+    keys: Vec<Arc<Key>>,
+    index: HashMap<Arc<Key>, u32>,
+    /// Each option as the positions it leaves; `None` until the position is expanded.
+    options: Vec<Option<Vec<Vec<u32>>>>,
+    values: Vec<Option<NimValue>>,
+}
+
+/// An impartial game defined by a script.
+pub struct ImpartialGame {
+    spec: String,
+    script: Arc<Script>,
+    memo: Mutex<Memo>,
+}
+
+impl ImpartialGame {
+    /// The game `spec` defined by `script`, which must define `options(pos)` or `splits(pos)`.
+    pub fn new(spec: String, script: Arc<Script>) -> Arc<ImpartialGame> {
+        Arc::new(ImpartialGame {
+            spec,
+            script,
+            memo: Mutex::new(Memo::default()),
+        })
+    }
+
+    pub(crate) fn new_def(spec: String, script: Arc<Script>) -> Arc<dyn GameDef> {
+        Arc::new(ImpartialDef(ImpartialGame::new(spec, script)))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Memo> {
+        self.memo.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The number of positions explored so far.
+    pub fn positions(&self) -> usize {
+        self.lock().keys.len()
+    }
+
+    fn intern(&self, memo: &mut Memo, key: Key) -> Result<u32> {
+        if let Some(&i) = memo.index.get(&key) {
+            return Ok(i);
+        }
+        let cap = self.script.limits().max_positions;
+        if memo.keys.len() >= cap {
+            return Err(Error::Limit(format!(
+                "{}: more than {cap} positions explored; raise the cap with --script-max-positions",
+                self.spec
+            )));
+        }
+        let i = memo.keys.len() as u32;
+        let key = Arc::new(key);
+        memo.index.insert(key.clone(), i);
+        memo.keys.push(key);
+        memo.options.push(None);
+        memo.values.push(None);
+        Ok(i)
+    }
+
+    /// The script's options of `key`, each as the positions it leaves.
+    fn script_options(&self, key: &Key) -> Result<Vec<Vec<Key>>> {
+        let script = &self.script;
+        let mut out = Vec::new();
+        if script.defines("options", 1) {
+            let result = script.call("options", (key.to_dynamic(),))?;
+            let Some(items) = result.read_lock::<rhai::Array>() else {
+                return Err(script.error_in(
+                    "options",
+                    format!(
+                        "options({key}) must return an array of positions, not {}",
+                        result.type_name()
+                    ),
+                ));
+            };
+            for item in items.iter() {
+                let option = Key::from_dynamic(item).map_err(|why| {
+                    script.error_in("options", format!("options({key}) returned {why}"))
+                })?;
+                out.push(vec![option]);
+            }
+        }
+        if script.defines("splits", 1) {
+            let result = script.call("splits", (key.to_dynamic(),))?;
+            let wrong = || {
+                script.error_in(
+                    "splits",
+                    format!(
+                        "splits({key}) must return an array of options, each an array of positions"
+                    ),
+                )
+            };
+            let items = result.read_lock::<rhai::Array>().ok_or_else(wrong)?;
+            for item in items.iter() {
+                let parts = item.read_lock::<rhai::Array>().ok_or_else(wrong)?;
+                let parts = parts
+                    .iter()
+                    .map(Key::from_dynamic)
+                    .collect::<std::result::Result<Vec<_>, _>>()
+                    .map_err(|why| {
+                        script.error_in("splits", format!("splits({key}) returned {why}"))
+                    })?;
+                out.push(parts);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Explores every position reachable from `start`; returns them, `start` first. With
+    /// `stop_at_valued`, positions already valued are listed but not gone through (everything
+    /// they reach is valued too).
+    fn explore(&self, memo: &mut Memo, start: u32, stop_at_valued: bool) -> Result<Vec<u32>> {
+        let mut seen = vec![false; memo.keys.len()];
+        let mut order = vec![start];
+        seen[start as usize] = true;
+        let mut next = 0;
+        while next < order.len() {
+            let v = order[next];
+            next += 1;
+            if memo.options[v as usize].is_none() {
+                let key = memo.keys[v as usize].clone();
+                let mut options = Vec::new();
+                for parts in self.script_options(&key)? {
+                    let ids = parts
+                        .into_iter()
+                        .map(|p| self.intern(memo, p))
+                        .collect::<Result<Vec<_>>>()?;
+                    options.push(ids);
+                }
+                memo.options[v as usize] = Some(options);
+            }
+            if seen.len() < memo.keys.len() {
+                seen.resize(memo.keys.len(), false);
+            }
+            if stop_at_valued && memo.values[v as usize].is_some() {
+                continue;
+            }
+            for option in memo.options[v as usize].iter().flatten() {
+                for &w in option {
+                    if !seen[w as usize] {
+                        seen[w as usize] = true;
+                        order.push(w);
+                    }
+                }
+            }
+        }
+        Ok(order)
+    }
+
+    /// Values every position reachable from `start`.
+    fn solve(&self, memo: &mut Memo, start: u32) -> Result<()> {
+        if memo.values[start as usize].is_some() {
+            return Ok(());
+        }
+        let order = self.explore(memo, start, true)?;
+        let splits = order.iter().any(|&v| {
+            memo.options[v as usize]
+                .iter()
+                .flatten()
+                .any(|o| o.len() != 1)
+        });
+        if splits {
+            self.solve_splitting(memo, start)
+        } else {
+            let (graph, _) = local_graph(memo, &order, true);
+            let values = loopy_values(&graph);
+            for (local, &v) in order.iter().enumerate() {
+                if memo.values[v as usize].is_none() {
+                    memo.values[v as usize] = Some(values.nim_value(&graph, local as u32));
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// Memoised mex over the XOR of the parts, by an explicit depth-first stack.
+    fn solve_splitting(&self, memo: &mut Memo, start: u32) -> Result<()> {
+        const NEW: u8 = 0;
+        const OPEN: u8 = 1;
+        let mut state = vec![NEW; memo.keys.len()];
+        let children = |memo: &Memo, v: u32| -> Vec<u32> {
+            memo.options[v as usize]
+                .iter()
+                .flatten()
+                .flatten()
+                .copied()
+                .collect()
+        };
+        let mut stack = vec![(start, children(memo, start), 0usize)];
+        state[start as usize] = OPEN;
+        while let Some((v, kids, i)) = stack.last_mut() {
+            if *i < kids.len() {
+                let w = kids[*i];
+                *i += 1;
+                if memo.values[w as usize].is_some() {
+                    continue;
+                }
+                if state[w as usize] == OPEN {
+                    return Err(Error::Unsupported(format!(
+                        "{}: position {} lies on a cycle, and the game has moves that split a position; loopy values are defined only when every move leaves one position",
+                        self.spec,
+                        self.script.display(&memo.keys[w as usize])
+                    )));
+                }
+                state[w as usize] = OPEN;
+                let grandchildren = children(memo, w);
+                stack.push((w, grandchildren, 0));
+                continue;
+            }
+            let v = *v;
+            let mut seen = Vec::new();
+            for option in memo.options[v as usize].iter().flatten() {
+                let mut x = 0;
+                for &w in option {
+                    match &memo.values[w as usize] {
+                        Some(NimValue::Finite(g)) => x ^= g,
+                        _ => return Err(Error::Internal("unvalued part".into())),
+                    }
+                }
+                seen.push(x);
+            }
+            memo.values[v as usize] = Some(NimValue::Finite(mex(seen)));
+            stack.pop();
+        }
+        Ok(())
+    }
+
+    /// The value of `key`.
+    ///
+    /// # Errors
+    /// [`Error::Script`] from the script, [`Error::Limit`] past the positions cap.
+    pub fn nim_value(&self, key: &Key) -> Result<NimValue> {
+        let mut memo = self.lock();
+        let v = self.intern(&mut memo, key.clone())?;
+        self.solve(&mut memo, v)?;
+        memo.values[v as usize]
+            .clone()
+            .ok_or_else(|| Error::Internal("position not valued".into()))
+    }
+
+    /// The options of `key`, each as the positions it leaves.
+    ///
+    /// # Errors
+    /// As [`ImpartialGame::nim_value`].
+    pub fn options(&self, key: &Key) -> Result<Vec<Vec<Arc<Key>>>> {
+        let mut memo = self.lock();
+        let v = self.intern(&mut memo, key.clone())?;
+        self.solve(&mut memo, v)?;
+        Ok(memo.options[v as usize]
+            .iter()
+            .flatten()
+            .map(|o| o.iter().map(|&w| memo.keys[w as usize].clone()).collect())
+            .collect())
+    }
+
+    /// Outcome, remoteness and the count of positions reachable from `key` (moves that split
+    /// have no remoteness here: `None`).
+    fn solve_report(&self, key: &Key) -> Result<SolveReport> {
+        let mut memo = self.lock();
+        let v = self.intern(&mut memo, key.clone())?;
+        self.solve(&mut memo, v)?;
+        let order = self.explore(&mut memo, v, false)?;
+        let value = memo.values[v as usize]
+            .clone()
+            .unwrap_or(NimValue::Finite(0));
+        let splits = order.iter().any(|&u| {
+            memo.options[u as usize]
+                .iter()
+                .flatten()
+                .any(|o| o.len() != 1)
+        });
+        let remoteness = if splits {
+            None
+        } else {
+            let (graph, _) = local_graph(&memo, &order, false);
+            let r = retrograde(&graph, |_| None);
+            r.remoteness(0).map(u64::from)
+        };
+        let outcome = match value {
+            NimValue::Finite(0) => Outcome::P,
+            NimValue::Finite(_) => Outcome::N,
+            NimValue::Infinite(_) => Outcome::D,
+        };
+        let mut details = serde_json::Map::new();
+        details.insert("nim_value".into(), Json::String(value.to_string()));
+        Ok(SolveReport {
+            game: self.spec.clone(),
+            position: key.to_json(),
+            outcome,
+            remoteness,
+            positions: order.len() as u64,
+            details,
+        })
+    }
+}
+
+/// The positions `order` as a graph numbered by their place in `order`; an option that leaves
+/// nothing goes to an extra vertex with no options. Returns the graph and that vertex.
+///
+/// With `keep_values`, a position already valued keeps its value without its options: a finite g gets options of
+/// values 0..g (Nim heaps, extra vertices), and ∞(K) gets a move to itself and options of the
+/// values in K. The labelling of its parents sees only these values, so it is unchanged.
+fn local_graph(memo: &Memo, order: &[u32], keep_values: bool) -> (Graph, u32) {
+    let local: HashMap<u32, u32> = order
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| (v, i as u32))
+        .collect();
+    let sink = order.len() as u32;
+    let heap = |k: u64| sink + 1 + k as u32;
+    let mut largest = None;
+    let mut edges = Vec::new();
+    for (i, &v) in order.iter().enumerate() {
+        let i = i as u32;
+        let known = if keep_values {
+            &memo.values[v as usize]
+        } else {
+            &None
+        };
+        match known {
+            Some(NimValue::Finite(g)) => {
+                edges.extend((0..*g).map(|k| (i, heap(k))));
+                largest = largest.max(g.checked_sub(1));
+            }
+            Some(NimValue::Infinite(escapes)) => {
+                edges.push((i, i));
+                edges.extend(escapes.iter().map(|&k| (i, heap(k))));
+                largest = largest.max(escapes.last().copied());
+            }
+            None => {
+                for option in memo.options[v as usize].iter().flatten() {
+                    let target = option.first().map_or(sink, |w| local[w]);
+                    edges.push((i, target));
+                }
+            }
+        }
+    }
+    let heaps = largest.map_or(0, |g| g + 1);
+    for k in 0..heaps {
+        edges.extend((0..k).map(|j| (heap(k), heap(j))));
+    }
+    (
+        Graph::from_edges(order.len() + 1 + heaps as usize, &edges),
+        sink,
+    )
+}
+
+/// The game as a [`GameDef`].
+struct ImpartialDef(Arc<ImpartialGame>);
+
+impl GameDef for ImpartialDef {
+    fn spec(&self) -> String {
+        self.0.spec.clone()
+    }
+
+    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
+        let game = &self.0;
+        let keys = if args.is_empty() {
+            match game.script.start() {
+                Some(start) => vec![start?],
+                None => {
+                    return Err(Error::position(
+                        &game.spec,
+                        "give a position (the script defines no start())",
+                    ))
+                }
+            }
+        } else {
+            args.iter()
+                .map(|a| game.script.parse_position(&game.spec, a))
+                .collect::<Result<Vec<_>>>()?
+        };
+        Ok(Parsed::Parts(
+            keys.into_iter()
+                .map(|k| ScriptPosition::part(game.clone(), Arc::new(k)))
+                .collect(),
+        ))
+    }
+
+    fn heap(&self) -> Option<Arc<dyn HeapValues>> {
+        Some(self.0.clone())
+    }
+
+    fn solve(&self, args: &[String], _progress: &dyn Progress) -> Option<Result<SolveReport>> {
+        Some((|| {
+            let game = &self.0;
+            let key = match args {
+                [] => match game.script.start() {
+                    Some(start) => start?,
+                    None => {
+                        return Err(Error::position(
+                            &game.spec,
+                            "give a position (the script defines no start())",
+                        ))
+                    }
+                },
+                [word] => game.script.parse_position(&game.spec, word)?,
+                _ => {
+                    return Err(Error::Unsupported(format!(
+                        "{}: solve takes one position, not a sum",
+                        game.spec
+                    )))
+                }
+            };
+            game.solve_report(&key)
+        })())
+    }
+}
+
+/// Integer positions 0..=N as a table, for `sprague table` and `period` (never certified: the
+/// script promises nothing about its moves).
+impl HeapValues for ImpartialGame {
+    fn table(&self, to: u64, _progress: &dyn Progress) -> Result<Table> {
+        let mut values = Vec::new();
+        for n in 0..=to {
+            let n = i64::try_from(n)
+                .map_err(|_| Error::Limit(format!("position {n} is past 2^63-1")))?;
+            match self.nim_value(&Key::Int(n))? {
+                NimValue::Finite(g) => values.push(g),
+                loopy => {
+                    return Err(Error::Unsupported(format!(
+                        "{}: position {n} has the loopy value {loopy}, which a table of nim values cannot hold",
+                        self.spec
+                    )))
+                }
+            }
+        }
+        Ok(Table {
+            values,
+            period: None,
+        })
+    }
+
+    fn period(&self, max: u64, _progress: &dyn Progress) -> Result<PeriodSearch> {
+        Ok(PeriodSearch::NotCertified { checked_to: max })
+    }
+}
+
+/// One position of a scripted impartial game, as a summand.
+pub struct ScriptPosition {
+    game: Arc<ImpartialGame>,
+    key: Arc<Key>,
+}
+
+impl ScriptPosition {
+    fn part(game: Arc<ImpartialGame>, key: Arc<Key>) -> ComponentRef {
+        Arc::new(ScriptPosition { game, key })
+    }
+}
+
+impl fmt::Display for ScriptPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.game.script.display(&self.key))
+    }
+}
+
+impl Component for ScriptPosition {
+    fn game(&self) -> String {
+        self.game.spec.clone()
+    }
+
+    fn to_json(&self) -> Json {
+        self.key.to_json()
+    }
+
+    fn nim_value(&self) -> Result<NimValue> {
+        self.game.nim_value(&self.key)
+    }
+
+    fn options(&self, limit: usize) -> Result<Vec<ComponentMove>> {
+        let options = self.game.options(&self.key)?;
+        if options.len() > limit {
+            return Err(Error::Limit(format!(
+                "{}: position {self} has more than {limit} options to list",
+                self.game.spec
+            )));
+        }
+        let script = &self.game.script;
+        let from = script.show(&self.key)?;
+        options
+            .into_iter()
+            .map(|parts| {
+                let texts = parts
+                    .iter()
+                    .map(|k| script.show(k))
+                    .collect::<Result<Vec<_>>>()?;
+                let to = if texts.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    texts.join("+")
+                };
+                Ok(ComponentMove {
+                    text: format!("{from} -> {to}"),
+                    parts: parts
+                        .into_iter()
+                        .map(|k| ScriptPosition::part(self.game.clone(), k))
+                        .collect(),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The least value not in `values`.
+fn mex(mut values: Vec<u64>) -> u64 {
+    values.sort_unstable();
+    values.dedup();
+    values
+        .iter()
+        .enumerate()
+        .find(|&(i, &x)| x != i as u64)
+        .map_or(values.len() as u64, |(i, _)| i as u64)
+}

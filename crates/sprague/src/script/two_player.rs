@@ -1,0 +1,381 @@
+//! Two-player games with draws written as scripts: `fn moves(pos)` and `fn result(pos)`.
+//!
+//! `result(pos)` is `"win"`, `"loss"` or `"tie"` for the player to move when the game is over
+//! there, and `"none"` or `()` otherwise; a position with no moves and no result is a loss for
+//! the player to move. Positions must encode whose turn it is when that matters. Every position
+//! reachable from a query is explored once and solved by retrograde analysis
+//! ([`crate::solve::retrograde`]): win, loss, tie or draw, with remoteness.
+
+use super::{Key, Script};
+use crate::analysis::{Evaluation, GameDef, Parsed, SolveReport, Standalone, StandaloneMove};
+use crate::error::{Error, Result};
+use crate::game::{Play, Terminal};
+use crate::progress::Progress;
+use crate::solve::{retrograde, Graph, Solved, Value};
+use serde_json::Value as Json;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+#[derive(Default)]
+struct Memo {
+    keys: Vec<Arc<Key>>,
+    index: HashMap<Arc<Key>, u32>,
+    /// The result and moves of each position; `None` until expanded.
+    expanded: Vec<Option<(Option<Terminal>, Vec<u32>)>>,
+    solved: Vec<Option<Solved>>,
+}
+
+/// A two-player game defined by a script.
+pub struct TwoPlayerGame {
+    spec: String,
+    script: Arc<Script>,
+    memo: Mutex<Memo>,
+}
+
+impl TwoPlayerGame {
+    /// The game `spec` defined by `script`, which must define `moves(pos)`.
+    pub fn new(spec: String, script: Arc<Script>) -> Arc<TwoPlayerGame> {
+        Arc::new(TwoPlayerGame {
+            spec,
+            script,
+            memo: Mutex::new(Memo::default()),
+        })
+    }
+
+    pub(crate) fn new_def(spec: String, script: Arc<Script>) -> Arc<dyn GameDef> {
+        Arc::new(TwoPlayerDef(TwoPlayerGame::new(spec, script)))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Memo> {
+        self.memo.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn intern(&self, memo: &mut Memo, key: Key) -> Result<u32> {
+        if let Some(&i) = memo.index.get(&key) {
+            return Ok(i);
+        }
+        let cap = self.script.limits().max_positions;
+        if memo.keys.len() >= cap {
+            return Err(Error::Limit(format!(
+                "{}: more than {cap} positions explored; raise the cap with --script-max-positions",
+                self.spec
+            )));
+        }
+        let i = memo.keys.len() as u32;
+        let key = Arc::new(key);
+        memo.index.insert(key.clone(), i);
+        memo.keys.push(key);
+        memo.expanded.push(None);
+        memo.solved.push(None);
+        Ok(i)
+    }
+
+    fn script_result(&self, key: &Key) -> Result<Option<Terminal>> {
+        let script = &self.script;
+        if !script.defines("result", 1) {
+            return Ok(None);
+        }
+        let result = script.call("result", (key.to_dynamic(),))?;
+        if result.is_unit() {
+            return Ok(None);
+        }
+        let text = if result.is_string() {
+            result.to_string()
+        } else {
+            String::new()
+        };
+        match text.as_str() {
+            "win" => Ok(Some(Terminal::Win)),
+            "loss" => Ok(Some(Terminal::Loss)),
+            "tie" => Ok(Some(Terminal::Tie)),
+            "none" => Ok(None),
+            _ => Err(script.error_in(
+                "result",
+                format!(
+                    "result({key}) must return \"win\", \"loss\", \"tie\" or \"none\", not {}",
+                    if result.is_string() {
+                        format!("\"{text}\"")
+                    } else {
+                        format!("a {}", result.type_name())
+                    }
+                ),
+            )),
+        }
+    }
+
+    fn script_moves(&self, key: &Key) -> Result<Vec<Key>> {
+        let script = &self.script;
+        let result = script.call("moves", (key.to_dynamic(),))?;
+        let Some(items) = result.read_lock::<rhai::Array>() else {
+            return Err(script.error_in(
+                "moves",
+                format!(
+                    "moves({key}) must return an array of positions, not {}",
+                    result.type_name()
+                ),
+            ));
+        };
+        items
+            .iter()
+            .map(|item| {
+                Key::from_dynamic(item)
+                    .map_err(|why| script.error_in("moves", format!("moves({key}) returned {why}")))
+            })
+            .collect()
+    }
+
+    /// Explores every position reachable from `start`, `start` first.
+    fn explore(&self, memo: &mut Memo, start: u32) -> Result<Vec<u32>> {
+        let mut seen = vec![false; memo.keys.len()];
+        let mut order = vec![start];
+        seen[start as usize] = true;
+        let mut next = 0;
+        while next < order.len() {
+            let v = order[next];
+            next += 1;
+            if memo.expanded[v as usize].is_none() {
+                let key = memo.keys[v as usize].clone();
+                let terminal = self.script_result(&key)?;
+                let mut targets = Vec::new();
+                if terminal.is_none() {
+                    for option in self.script_moves(&key)? {
+                        targets.push(self.intern(memo, option)?);
+                    }
+                }
+                memo.expanded[v as usize] = Some((terminal, targets));
+            }
+            if seen.len() < memo.keys.len() {
+                seen.resize(memo.keys.len(), false);
+            }
+            if let Some((_, targets)) = &memo.expanded[v as usize] {
+                for &w in targets {
+                    if !seen[w as usize] {
+                        seen[w as usize] = true;
+                        order.push(w);
+                    }
+                }
+            }
+        }
+        Ok(order)
+    }
+
+    /// Solves every position reachable from `start`; returns them.
+    fn solve(&self, memo: &mut Memo, start: u32) -> Result<Vec<u32>> {
+        let order = self.explore(memo, start)?;
+        if memo.solved[start as usize].is_some() {
+            return Ok(order);
+        }
+        let local: HashMap<u32, u32> = order
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (v, i as u32))
+            .collect();
+        let mut edges = Vec::new();
+        let mut terminal = Vec::with_capacity(order.len());
+        for (i, &v) in order.iter().enumerate() {
+            let (t, targets) = memo.expanded[v as usize]
+                .as_ref()
+                .ok_or_else(|| Error::Internal("unexpanded position".into()))?;
+            terminal.push(*t);
+            edges.extend(targets.iter().map(|w| (i as u32, local[w])));
+        }
+        let graph = Graph::from_edges(order.len(), &edges);
+        let values = retrograde(&graph, |v| terminal[v as usize]);
+        for (i, &v) in order.iter().enumerate() {
+            if memo.solved[v as usize].is_none() {
+                memo.solved[v as usize] = Some(values.get(i as u32));
+            }
+        }
+        Ok(order)
+    }
+
+    /// The value and remoteness of `key`.
+    ///
+    /// # Errors
+    /// [`Error::Script`] from the script, [`Error::Limit`] past the positions cap.
+    pub fn solved(&self, key: &Key) -> Result<Solved> {
+        let mut memo = self.lock();
+        let v = self.intern(&mut memo, key.clone())?;
+        if memo.solved[v as usize].is_none() {
+            self.solve(&mut memo, v)?;
+        }
+        memo.solved[v as usize].ok_or_else(|| Error::Internal("position not solved".into()))
+    }
+
+    /// The positions after each move from `key` (none once the game is over).
+    ///
+    /// # Errors
+    /// As [`TwoPlayerGame::solved`].
+    pub fn moves(&self, key: &Key) -> Result<Vec<Arc<Key>>> {
+        let mut memo = self.lock();
+        let v = self.intern(&mut memo, key.clone())?;
+        if memo.expanded[v as usize].is_none() {
+            self.solve(&mut memo, v)?;
+        }
+        let (_, targets) = memo.expanded[v as usize]
+            .as_ref()
+            .ok_or_else(|| Error::Internal("unexpanded position".into()))?;
+        Ok(targets
+            .iter()
+            .map(|&w| memo.keys[w as usize].clone())
+            .collect())
+    }
+
+    fn solve_report(&self, key: &Key) -> Result<SolveReport> {
+        let mut memo = self.lock();
+        let v = self.intern(&mut memo, key.clone())?;
+        let order = self.solve(&mut memo, v)?;
+        let start =
+            memo.solved[v as usize].ok_or_else(|| Error::Internal("position not solved".into()))?;
+        let mut counts = [0u64; 4];
+        for &u in &order {
+            if let Some(s) = memo.solved[u as usize] {
+                counts[match s.value {
+                    Value::Win => 0,
+                    Value::Lose => 1,
+                    Value::Tie => 2,
+                    Value::Draw => 3,
+                }] += 1;
+            }
+        }
+        let mut details = serde_json::Map::new();
+        for (name, count) in ["wins", "losses", "ties", "draws"].iter().zip(counts) {
+            details.insert(name.to_string(), Json::from(count));
+        }
+        Ok(SolveReport {
+            game: self.spec.clone(),
+            position: key.to_json(),
+            outcome: start.outcome(),
+            remoteness: start.remoteness.map(u64::from),
+            positions: order.len() as u64,
+            details,
+        })
+    }
+
+    fn start_key(&self, args: &[String]) -> Result<Key> {
+        if args.is_empty() {
+            return match self.script.start() {
+                Some(start) => start,
+                None => Err(Error::position(
+                    &self.spec,
+                    "give a position (the script defines no start())",
+                )),
+            };
+        }
+        self.script.parse_position(&self.spec, &args.join(" "))
+    }
+}
+
+struct TwoPlayerDef(Arc<TwoPlayerGame>);
+
+impl GameDef for TwoPlayerDef {
+    fn spec(&self) -> String {
+        self.0.spec.clone()
+    }
+
+    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
+        let key = self.0.start_key(args)?;
+        Ok(Parsed::Single(Arc::new(ScriptState {
+            game: self.0.clone(),
+            key: Arc::new(key),
+        })))
+    }
+
+    fn solve(&self, args: &[String], _progress: &dyn Progress) -> Option<Result<SolveReport>> {
+        Some(
+            self.0
+                .start_key(args)
+                .and_then(|key| self.0.solve_report(&key)),
+        )
+    }
+}
+
+/// A position of a scripted two-player game.
+pub struct ScriptState {
+    game: Arc<TwoPlayerGame>,
+    key: Arc<Key>,
+}
+
+impl fmt::Display for ScriptState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.game.script.display(&self.key))
+    }
+}
+
+impl ScriptState {
+    fn no_misere(&self) -> Error {
+        Error::Unsupported(format!(
+            "{} has no misère form: its script says who wins",
+            self.game.spec
+        ))
+    }
+}
+
+impl Standalone for ScriptState {
+    fn game(&self) -> String {
+        self.game.spec.clone()
+    }
+
+    fn to_json(&self) -> Json {
+        self.key.to_json()
+    }
+
+    fn evaluate(&self, play: Play) -> Result<Evaluation> {
+        if play == Play::Misere {
+            return Err(self.no_misere());
+        }
+        let solved = self.game.solved(&self.key)?;
+        Ok(Evaluation {
+            outcome: solved.outcome(),
+            nim_value: None,
+            value: None,
+            remoteness: solved.remoteness.map(u64::from),
+        })
+    }
+
+    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
+        if play == Play::Misere {
+            return Err(self.no_misere());
+        }
+        let script = &self.game.script;
+        self.game
+            .moves(&self.key)?
+            .into_iter()
+            .map(|next| {
+                let text = if script.defines("move_text", 2) {
+                    let text =
+                        script.call("move_text", (self.key.to_dynamic(), next.to_dynamic()))?;
+                    if !text.is_string() {
+                        return Err(script.error_in(
+                            "move_text",
+                            format!("move_text must return a string, not {}", text.type_name()),
+                        ));
+                    }
+                    text.to_string()
+                } else {
+                    script.show(&next)?
+                };
+                let state: Arc<dyn Standalone> = Arc::new(ScriptState {
+                    game: self.game.clone(),
+                    key: next,
+                });
+                Ok((text, state))
+            })
+            .collect()
+    }
+
+    fn render(&self) -> String {
+        let script = &self.game.script;
+        if script.defines("render", 1) {
+            if let Ok(drawn) = script.call("render", (self.key.to_dynamic(),)) {
+                if drawn.is_string() {
+                    return drawn.to_string();
+                }
+            }
+        }
+        script
+            .show(&self.key)
+            .unwrap_or_else(|_| self.key.to_string())
+    }
+}
