@@ -2,5 +2,5 @@
 
 mod cli;
 mod common;
-mod serve;
 mod script;
+mod serve;
