@@ -94,6 +94,12 @@ pub trait TieredGame: Sync {
     /// ignored), and duplicates are harmless.
     fn parents(&self, _position: &Self::Position, _out: &mut Vec<Self::Position>) {}
 
+    /// Appends the parents that lie in `position`'s own tier (the only ones the solver uses).
+    /// The default lists every parent; games override it to skip the rest cheaply.
+    fn parents_in_tier(&self, position: &Self::Position, out: &mut Vec<Self::Position>) {
+        self.parents(position, out)
+    }
+
     /// Whether a move can stay inside `tier`. `false` lets the solver decide the tier in one
     /// pass, without counters or frontiers.
     fn is_loopy(&self, _tier: usize) -> bool {
@@ -651,7 +657,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                     return;
                 };
                 buffer.clear();
-                self.game.parents(&p, buffer);
+                self.game.parents_in_tier(&p, buffer);
                 for q in buffer.iter() {
                     let (t, h) = self.global(q);
                     if t == tier {
@@ -796,6 +802,17 @@ impl<'a, G: TieredGame> Solver<'a, G> {
 /// Counts the positions reachable from the game's start (canonical positions under symmetry),
 /// the start included, with a parallel breadth-first search.
 pub fn reachable<G: TieredGame>(game: &G, threads: Option<usize>) -> Result<u64> {
+    reachable_weighted(game, threads, |_| 1).map(|(count, _)| count)
+}
+
+/// [`reachable`], also summing `weight` over the positions reached (for example the size of
+/// each canonical position's symmetry class, to count positions without symmetry reduction).
+/// Returns the count and the sum.
+pub fn reachable_weighted<G: TieredGame>(
+    game: &G,
+    threads: Option<usize>,
+    weight: impl Fn(&G::Position) -> u64 + Sync,
+) -> Result<(u64, u64)> {
     let sizes: Vec<u64> = (0..game.tier_count()).map(|t| game.tier_size(t)).collect();
     let offsets = offsets(&sizes)?;
     let total = *offsets.last().unwrap_or(&0);
@@ -816,35 +833,42 @@ pub fn reachable<G: TieredGame>(game: &G, threads: Option<usize>) -> Result<u64>
     pool.install(|| {
         let start = game.canonical(&game.start());
         mark(&start);
+        let mut sum = weight(&start);
         let mut frontier = vec![start];
         let mut count = 1u64;
         while !frontier.is_empty() {
-            frontier = frontier
+            let (next, weights) = frontier
                 .par_iter()
                 .fold(
-                    || (Vec::new(), Vec::new()),
-                    |(mut acc, mut buffer), p| {
+                    || (Vec::new(), Vec::new(), 0u64),
+                    |(mut acc, mut buffer, mut w), p| {
                         if game.terminal(p).is_none() {
                             buffer.clear();
                             game.children(p, &mut buffer);
                             for c in buffer.iter() {
                                 let c = game.canonical(c);
                                 if mark(&c).is_some() {
+                                    w += weight(&c);
                                     acc.push(c);
                                 }
                             }
                         }
-                        (acc, buffer)
+                        (acc, buffer, w)
                     },
                 )
-                .map(|(acc, _)| acc)
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
+                .map(|(acc, _, w)| (acc, w))
+                .reduce(
+                    || (Vec::new(), 0),
+                    |(mut a, wa), (mut b, wb)| {
+                        a.append(&mut b);
+                        (a, wa + wb)
+                    },
+                );
+            frontier = next;
+            sum += weights;
             count += frontier.len() as u64;
         }
-        Ok(count)
+        Ok((count, sum))
     })
 }
 
