@@ -76,6 +76,55 @@ pub(crate) struct Square {
     flip_rows: Vec<(u64, i32)>,
     flip_columns: Vec<(u64, i32)>,
     transpose: Vec<(u64, i32)>,
+    small: Option<Arc<Small>>,
+}
+
+/// Lookup tables that make ranking O(1) on boards of at most 16 cells.
+#[derive(Debug)]
+struct Small {
+    /// The colex rank of each 16-bit set among the sets of its size.
+    colex: Vec<u16>,
+    /// The 16-bit sets of each size, in colex order.
+    by_count: Vec<Vec<u16>>,
+    /// `compress[occupied byte << 8 | bits byte]`: the bits gathered to the occupied cells.
+    compress: Vec<u8>,
+    /// `deposit[occupied byte << 8 | compressed]`: the inverse spread.
+    deposit: Vec<u8>,
+}
+
+impl Small {
+    fn new() -> Small {
+        let mut by_count = vec![Vec::new(); 17];
+        let mut colex = vec![0u16; 1 << 16];
+        // Colex order is numeric order within one size.
+        for set in 0u32..1 << 16 {
+            let list = &mut by_count[set.count_ones() as usize];
+            colex[set as usize] = list.len() as u16;
+            list.push(set as u16);
+        }
+        let mut compress = vec![0u8; 1 << 16];
+        let mut deposit = vec![0u8; 1 << 16];
+        for occupied in 0u32..256 {
+            for bits in 0u32..256 {
+                let (mut packed, mut spread, mut j) = (0u32, 0u32, 0);
+                for p in 0..8 {
+                    if occupied >> p & 1 == 1 {
+                        packed |= (bits >> p & 1) << j;
+                        spread |= (bits >> j & 1) << p;
+                        j += 1;
+                    }
+                }
+                compress[(occupied << 8 | bits) as usize] = packed as u8;
+                deposit[(occupied << 8 | bits) as usize] = spread as u8;
+            }
+        }
+        Small {
+            colex,
+            by_count,
+            compress,
+            deposit,
+        }
+    }
 }
 
 impl Square {
@@ -121,6 +170,7 @@ impl Square {
             flip_rows,
             flip_columns,
             transpose,
+            small: (n * n <= 16).then(|| Arc::new(Small::new())),
         }
     }
 
@@ -132,6 +182,9 @@ impl Square {
     /// The eight images of a packed position (both halves moved alike), the identity first.
     #[inline]
     pub fn images(&self, x: u64) -> [u64; 8] {
+        if self.n == 4 {
+            return images4(x);
+        }
         let h = Self::apply(&self.flip_columns, x);
         let t = Self::apply(&self.transpose, x);
         let th = Self::apply(&self.flip_columns, t);
@@ -164,6 +217,16 @@ impl Square {
     /// mover's cells renumbered among the occupied ones.
     #[inline]
     pub fn rank_sides(&self, mover: u64, occupied: u64) -> (u64, u64) {
+        if let Some(small) = &self.small {
+            let (ol, oh) = ((occupied & 0xFF) as usize, (occupied >> 8 & 0xFF) as usize);
+            let (ml, mh) = ((mover & 0xFF) as usize, (mover >> 8 & 0xFF) as usize);
+            let packed = small.compress[ol << 8 | ml] as usize
+                | (small.compress[oh << 8 | mh] as usize) << ol.count_ones();
+            return (
+                u64::from(small.colex[occupied as usize & 0xFFFF]),
+                u64::from(small.colex[packed]),
+            );
+        }
         let (mut shape, mut colour) = (0u64, 0u64);
         let (mut i, mut j) = (0usize, 0usize);
         let mut rest = occupied;
@@ -212,6 +275,16 @@ impl Square {
     /// occupied cells have colex rank `shape` and whose mover cells have rank `colour` among them.
     #[inline]
     pub fn unrank_sides(&self, total: usize, mover: usize, shape: u64, colour: u64) -> u64 {
+        if let Some(small) = &self.small {
+            let occupied = small.by_count[total][shape as usize] as usize;
+            let packed = small.by_count[mover][colour as usize] as usize;
+            let ol = occupied & 0xFF;
+            let low = ol.count_ones();
+            let m = small.deposit[ol << 8 | (packed & ((1 << low) - 1))] as u64
+                | (small.deposit[(occupied >> 8) << 8 | (packed >> low)] as u64) << 8;
+            let occupied = occupied as u64;
+            return m | (occupied & !m) << 32;
+        }
         let occupied = self.colex_unrank(shape, total, self.cells);
         let m = Self::deposit(self.colex_unrank(colour, mover, total), occupied);
         m | (occupied & !m) << 32
@@ -283,6 +356,43 @@ impl Square {
     }
 }
 
+/// Exchanges the bits of `x` selected by `mask` with those `delta` places above them.
+#[inline(always)]
+const fn delta_swap(x: u64, mask: u64, delta: u32) -> u64 {
+    let t = ((x >> delta) ^ x) & mask;
+    x ^ t ^ (t << delta)
+}
+
+/// The eight images on a 4×4 board (bit 4r + c), both halves at once: [`Square::images`].
+#[inline(always)]
+fn images4(x: u64) -> [u64; 8] {
+    const NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const BYTES: u64 = lanes(0x00FF);
+    let flip_rows = |x: u64| {
+        let x = ((x & BYTES) << 8) | ((x >> 8) & BYTES);
+        ((x & NIBBLES) << 4) | ((x >> 4) & NIBBLES)
+    };
+    let flip_columns = |x: u64| {
+        let x = delta_swap(x, lanes(0x5555), 1);
+        let x = ((x & 0x3333_3333_3333_3333) << 2) | ((x >> 2) & 0x3333_3333_3333_3333);
+        x
+    };
+    let transpose = |x: u64| delta_swap(delta_swap(x, lanes(0x0A0A), 3), lanes(0x00CC), 6);
+    let h = flip_columns(x);
+    let t = transpose(x);
+    let th = flip_columns(t);
+    [
+        x,
+        h,
+        flip_rows(x),
+        flip_rows(h),
+        t,
+        th,
+        flip_rows(t),
+        flip_rows(th),
+    ]
+}
+
 /// A move: take the cube at `source`, push it in at `end`; the cells `from` shift one step
 /// (`step` bits) to become the cells `to`.
 #[derive(Clone, Copy, Debug)]
@@ -305,7 +415,9 @@ pub struct Quixo {
     slides: Vec<Slide>,
     /// Tiers as pairs (a, b), a ≤ b, by total then a.
     tiers: Vec<(usize, usize)>,
-    tier_of: Vec<Vec<usize>>,
+    /// For mover count a and opponent count b, at `a * (cells + 1) + b`: the tier, the number
+    /// of colourings C(a + b, a), and the offset of this orientation inside the tier.
+    by_counts: Vec<(usize, u64, u64)>,
     symmetry: bool,
     start: u64,
 }
@@ -374,12 +486,19 @@ impl Quixo {
         }
         let cells = n * n;
         let mut tiers = Vec::new();
-        let mut tier_of = vec![vec![usize::MAX; cells + 1]; cells + 1];
+        let mut by_counts = vec![(usize::MAX, 0, 0); (cells + 1) * (cells + 1)];
+        let c = &square.binomial;
         for total in 0..=cells {
             for a in 0..=total / 2 {
-                tier_of[a][total - a] = tiers.len();
-                tier_of[total - a][a] = tiers.len();
-                tiers.push((a, total - a));
+                let b = total - a;
+                let colours = c[total][a];
+                by_counts[a * (cells + 1) + b] = (tiers.len(), colours, 0);
+                by_counts[b * (cells + 1) + a] = (
+                    tiers.len(),
+                    colours,
+                    if a < b { c[cells][total] * colours } else { 0 },
+                );
+                tiers.push((a, b));
             }
         }
         Ok(Quixo {
@@ -387,7 +506,7 @@ impl Quixo {
             lines,
             slides,
             tiers,
-            tier_of,
+            by_counts,
             symmetry: true,
             start: 0,
         })
@@ -494,15 +613,9 @@ impl TieredGame for Quixo {
         let (m, o) = (p & LOW, p >> 32);
         let occupied = m | o;
         let (a, b) = (m.count_ones() as usize, o.count_ones() as usize);
-        let total = a + b;
-        let c = &self.square.binomial;
-        let colours = c[total][a];
+        let (tier, colours, offset) = self.by_counts[a * (self.square.cells + 1) + b];
         let (shape, colour) = self.square.rank_sides(m, occupied);
-        let mut index = shape * colours + colour;
-        if a > b {
-            index += c[self.square.cells][total] * colours;
-        }
-        (self.tier_of[a][b], index)
+        (tier, offset + shape * colours + colour)
     }
 
     fn start(&self) -> u64 {
@@ -589,10 +702,12 @@ impl SquareRules for Quixo {
             [] => return Ok((0, true)),
             [b] => (b, None),
             [b, t] => (b, Some(t)),
-            _ => return Err(bad(format!(
+            _ => {
+                return Err(bad(format!(
                 "expected a board string and optionally the player to move (x or o), got {} words",
                 args.len()
-            ))),
+            )))
+            }
         };
         let (x, o) = self.square.parse_board(board).map_err(&bad)?;
         let x_to_move = parse_turn(turn.map(String::as_str)).map_err(&bad)?;
@@ -710,6 +825,7 @@ impl<R: SquareRules> SquareGame<R> {
                 "solve".into(),
                 json!({
                     "seconds": stats.elapsed.as_secs_f64(),
+                    "cpu_seconds": stats.cpu_seconds,
                     "threads": stats.threads,
                     "positions_per_second": stats.positions_per_second().round(),
                     "index_per_second": (stats.indices as f64 / stats.elapsed.as_secs_f64().max(1e-9)).round(),

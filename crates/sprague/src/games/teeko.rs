@@ -254,10 +254,12 @@ impl SquareRules for Teeko {
             [] => return Ok((0, true)),
             [b] => (b, None),
             [b, t] => (b, Some(t.as_str())),
-            _ => return Err(bad(format!(
+            _ => {
+                return Err(bad(format!(
                 "expected a board string and optionally the player to move (x or o), got {} words",
                 args.len()
-            ))),
+            )))
+            }
         };
         let (x, o) = self.square.parse_board(board).map_err(&bad)?;
         let (nx, no) = (x.count_ones(), o.count_ones());

@@ -176,6 +176,21 @@ pub struct SolveStats {
     pub peak_bytes: u64,
     /// Worker threads used.
     pub threads: usize,
+    /// CPU time of the whole process during the solve (user + system), where the system
+    /// reports it (Linux); other threads of the process count too.
+    pub cpu_seconds: Option<f64>,
+}
+
+/// The CPU time (user + system) this process has used so far, on Linux.
+pub fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // Clock ticks are 100 a second on every Linux configuration in practice.
+    Some((utime + stime) / 100.0)
 }
 
 impl SolveStats {
@@ -318,6 +333,22 @@ pub fn solve<G: TieredGame>(
     pool.install(|| Solver::new(game, total, progress).run())
 }
 
+/// Runs `f` on a pool of `threads` worker threads (`None`: rayon's default), so that solves
+/// inside it that ask for [`rayon::current_num_threads`] use that many.
+///
+/// # Errors
+/// [`Error::Internal`] when the threads cannot be started.
+pub fn with_threads<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Result<R> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        builder = builder.num_threads(n);
+    }
+    let pool = builder
+        .build()
+        .map_err(|e| Error::Internal(format!("cannot start worker threads: {e}")))?;
+    Ok(pool.install(f))
+}
+
 struct Solver<'a, G: TieredGame> {
     game: &'a G,
     offsets: Vec<u64>,
@@ -400,6 +431,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
 
     fn run(mut self) -> Result<Solution> {
         let start = Instant::now();
+        let cpu_start = process_cpu_seconds();
         let tiers = self.game.tier_count();
         self.progress.start("solving tiers", tiers as u64);
         for (done, tier) in (0..tiers).rev().enumerate() {
@@ -434,6 +466,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                 elapsed: start.elapsed(),
                 peak_bytes: self.peak_bytes,
                 threads: rayon::current_num_threads(),
+                cpu_seconds: cpu_start.zip(process_cpu_seconds()).map(|(a, b)| b - a),
             },
             offsets: self.offsets,
             records,
