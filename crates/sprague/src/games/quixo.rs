@@ -993,7 +993,7 @@ impl Family for QuixoFamily {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::solve::tiered::{check_consistency, Value};
     use std::collections::HashMap;
@@ -1320,6 +1320,91 @@ mod tests {
         );
         let moves = crate::analysis::moves(&p, Play::Normal).unwrap();
         assert_eq!(moves.moves.len(), rules.moves(packed).count());
+    }
+
+    /// Checks that the solved records of `samples` satisfy the retrograde equations with respect
+    /// to their children's records: the value and remoteness follow from the options'.
+    pub(crate) fn check_local<G: TieredGame<Position = u64>>(
+        game: &G,
+        solution: &Solution,
+        samples: impl Iterator<Item = u64>,
+    ) -> u64 {
+        let mut checked = 0;
+        for p in samples {
+            let r = solution.record(game, &p);
+            let expected = match game.terminal(&p) {
+                Some(Terminal::Win) => Record::new(Value::Win, 0),
+                Some(Terminal::Loss) => Record::new(Value::Lose, 0),
+                Some(Terminal::Tie) => Record::new(Value::Tie, 0),
+                None => {
+                    let mut children = Vec::new();
+                    game.children(&p, &mut children);
+                    let values: Vec<Record> =
+                        children.iter().map(|c| solution.record(game, c)).collect();
+                    let of = |v: Value| {
+                        values
+                            .iter()
+                            .filter(move |r| r.value() == v)
+                            .map(|r| r.remoteness().unwrap())
+                    };
+                    if let Some(m) = of(Value::Lose).min() {
+                        Record::new(Value::Win, m + 1)
+                    } else if values.iter().all(|r| r.value() == Value::Win) {
+                        Record::new(Value::Lose, of(Value::Win).max().map_or(0, |m| m + 1))
+                    } else if let Some(m) = of(Value::Tie).min() {
+                        Record::new(Value::Tie, m + 1)
+                    } else {
+                        Record::new(Value::Draw, 0)
+                    }
+                }
+            };
+            assert_eq!(r, expected, "position {p:x}");
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn database_saves_and_reopens() {
+        let rules = Quixo::new(3).unwrap();
+        let sizes: Vec<u64> = (0..rules.tier_count())
+            .map(|t| rules.tier_size(t))
+            .collect();
+        let dir = std::env::temp_dir().join(format!("sprague-quixo-db-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let spec = "quixo:3 (test)";
+        let solve = || tiered::solve(&rules, Some(2), u64::MAX, &());
+        let first = crate::db::cached_in(Some(&dir), spec, &sizes, solve).unwrap();
+        let path = dir.join(crate::db::file_name(spec));
+        let reopened = crate::db::load(&path, spec, &sizes).unwrap();
+        assert_eq!(reopened.records(), first.records());
+        let mut rng = Rng(5);
+        let samples: Vec<u64> = (0..2000).map(|_| random_position(&mut rng, 3)).collect();
+        for p in &samples {
+            assert_eq!(reopened.record(&rules, p), first.record(&rules, p));
+        }
+        check_local(&rules, &reopened, samples.into_iter());
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The full 4×4 solve (release: `cargo test --release -p sprague quixo_4 -- --ignored`):
+    /// the start and random positions satisfy the retrograde equations, and the symmetric and
+    /// plain solves agree.
+    #[test]
+    #[ignore]
+    fn quixo_4_is_a_first_player_win_and_locally_consistent() {
+        let rules = Quixo::new(4).unwrap();
+        let solution = tiered::solve(&rules, Some(2), u64::MAX, &()).unwrap();
+        let start = solution.record(&rules, &0);
+        assert_eq!(start.value(), Value::Win);
+        let mut rng = Rng(44);
+        let samples = (0..200_000).map(|_| random_position(&mut rng, 4));
+        assert_eq!(check_local(&rules, &solution, samples), 200_000);
+        assert_eq!(
+            tiered::reachable(&rules, Some(2)).unwrap(),
+            5_170_021,
+            "canonical positions reachable from the empty board"
+        );
     }
 
     #[test]

@@ -442,6 +442,31 @@ mod tests {
         );
     }
 
+    /// The full solve (release: `cargo test --release -p sprague teeko_is -- --ignored`): Teeko
+    /// is a draw (as Guy Steele found in 1998), and random positions of every tier satisfy the
+    /// retrograde equations.
+    #[test]
+    #[ignore]
+    fn teeko_is_a_draw_and_locally_consistent() {
+        let game = Teeko::new();
+        let solution = crate::solve::tiered::solve(&game, Some(2), u64::MAX, &()).unwrap();
+        let start = solution.record(&game, &0);
+        assert_eq!(start.value(), crate::solve::tiered::Value::Draw);
+        let mut rng = Rng(2024);
+        let mut samples = Vec::new();
+        for tier in 0..game.tier_count() {
+            let size = game.tier_size(tier);
+            for _ in 0..20_000 {
+                samples.extend(game.unrank(tier, rng.next() % size));
+            }
+        }
+        let n = samples.len() as u64;
+        assert_eq!(
+            crate::games::quixo::tests::check_local(&game, &solution, samples.into_iter()),
+            n
+        );
+    }
+
     #[test]
     fn bad_positions_are_clear_errors() {
         let position_error = |words: &[&str]| {
