@@ -201,8 +201,15 @@ impl Square {
     }
 
     /// The representative of a packed position's symmetry class: its least image.
-    #[inline]
+    #[inline(always)]
     pub fn canonical(&self, x: u64) -> u64 {
+        if self.n == 4 {
+            let i = images4(x);
+            return i[0]
+                .min(i[1])
+                .min(i[2].min(i[3]))
+                .min(i[4].min(i[5]).min(i[6].min(i[7])));
+        }
         self.images(x).into_iter().min().unwrap_or(x)
     }
 
@@ -215,7 +222,7 @@ impl Square {
 
     /// The colex rank of the occupied cells among sets of their size, and the colex rank of the
     /// mover's cells renumbered among the occupied ones.
-    #[inline]
+    #[inline(always)]
     pub fn rank_sides(&self, mover: u64, occupied: u64) -> (u64, u64) {
         if let Some(small) = &self.small {
             let (ol, oh) = ((occupied & 0xFF) as usize, (occupied >> 8 & 0xFF) as usize);

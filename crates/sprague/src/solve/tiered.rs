@@ -498,10 +498,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
         }
         buffer.clear();
         self.game.children(&p, buffer);
+        // Only in-tier children need deduplicating (they are counted); a repeated child of a
+        // later tier changes no minimum, maximum or flag.
         ranks.clear();
         ranks.extend(buffer.iter().map(|c| self.global(c)));
-        ranks.sort_unstable();
-        ranks.dedup();
         let (mut min_lose, mut max_win, mut min_tie) = (None::<u16>, None::<u16>, None::<u16>);
         let mut blocked = false;
         for &(t, g) in ranks.iter() {
@@ -532,6 +532,8 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                 _ => blocked = true,
             }
         }
+        in_tier.sort_unstable();
+        in_tier.dedup();
         let bump = |r: u16| plus_one(r, &self.too_remote);
         if in_tier.is_empty() {
             let record = if let Some(l) = min_lose {
@@ -602,10 +604,12 @@ impl<'a, G: TieredGame> Solver<'a, G> {
         let found = (0..size)
             .into_par_iter()
             .fold(
-                || (Found::default(), Vec::new(), Vec::new(), Vec::new()),
-                |(mut found, mut buffer, mut ranks, mut in_tier), index| {
+                // Boxed, so that the fold moves a pointer rather than nine vectors an index.
+                || Box::new((Found::default(), Vec::new(), Vec::new(), Vec::new())),
+                |mut state, index| {
+                    let (found, buffer, ranks, in_tier) = &mut *state;
                     let g = base + index;
-                    match self.scan(tier, index, &mut buffer, &mut ranks, &mut in_tier) {
+                    match self.scan(tier, index, buffer, ranks, in_tier) {
                         Scan::Decided(r) => {
                             self.records[g as usize].store(r, Relaxed);
                             let level = r & REM;
@@ -633,10 +637,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                         }
                         Scan::Skip => {}
                     }
-                    (found, buffer, ranks, in_tier)
+                    state
                 },
             )
-            .map(|(found, ..)| found)
+            .map(|state| state.0)
             .reduce(Found::default, |mut a, mut b| {
                 a.lose.append(&mut b.lose);
                 a.win.append(&mut b.win);
@@ -718,18 +722,19 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             frontier
                 .par_iter()
                 .fold(
-                    || (Vec::new(), Vec::new(), Vec::new()),
-                    |(mut acc, mut buffer, mut out), &g| {
-                        parents_of(g, &mut buffer, &mut out);
+                    || Box::new((Vec::new(), Vec::new(), Vec::new())),
+                    |mut state, &g| {
+                        let (acc, buffer, out) = &mut *state;
+                        parents_of(g, buffer, out);
                         for &q in out.iter() {
                             if claim(q, record) {
                                 acc.push(q);
                             }
                         }
-                        (acc, buffer, out)
+                        state
                     },
                 )
-                .map(|(acc, ..)| acc)
+                .map(|state| state.0)
                 .reduce(Vec::new, |mut a, mut b| {
                     a.append(&mut b);
                     a
@@ -761,9 +766,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             let new_losses: Vec<(u16, u64)> = wins
                 .par_iter()
                 .fold(
-                    || (Vec::new(), Vec::new(), Vec::new()),
-                    |(mut acc, mut buffer, mut out), &g| {
-                        parents_of(g, &mut buffer, &mut out);
+                    || Box::new((Vec::new(), Vec::new(), Vec::new())),
+                    |mut state, &g| {
+                        let (acc, buffer, out) = &mut *state;
+                        parents_of(g, buffer, out);
                         for &q in out.iter() {
                             let cell = &self.records[q as usize];
                             if !undecided(cell.load(Relaxed)) {
@@ -781,10 +787,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                                 }
                             }
                         }
-                        (acc, buffer, out)
+                        state
                     },
                 )
-                .map(|(acc, ..)| acc)
+                .map(|state| state.0)
                 .reduce(Vec::new, |mut a, mut b| {
                     a.append(&mut b);
                     a
@@ -873,23 +879,24 @@ pub fn reachable_weighted<G: TieredGame>(
             let (next, weights) = frontier
                 .par_iter()
                 .fold(
-                    || (Vec::new(), Vec::new(), 0u64),
-                    |(mut acc, mut buffer, mut w), p| {
+                    || Box::new((Vec::new(), Vec::new(), 0u64)),
+                    |mut state, p| {
+                        let (acc, buffer, w) = &mut *state;
                         if game.terminal(p).is_none() {
                             buffer.clear();
-                            game.children(p, &mut buffer);
+                            game.children(p, buffer);
                             for c in buffer.iter() {
                                 let c = game.canonical(c);
                                 if mark(&c).is_some() {
-                                    w += weight(&c);
+                                    *w += weight(&c);
                                     acc.push(c);
                                 }
                             }
                         }
-                        (acc, buffer, w)
+                        state
                     },
                 )
-                .map(|(acc, _, w)| (acc, w))
+                .map(|state| (state.0, state.2))
                 .reduce(
                     || (Vec::new(), 0),
                     |(mut a, wa), (mut b, wb)| {
