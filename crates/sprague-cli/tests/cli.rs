@@ -1,6 +1,6 @@
 //! The commands of interface.md, as a user runs them.
 
-use crate::common::{assert_bad_input, sprague, sprague_json};
+use crate::common::{assert_bad_input, sprague, sprague_json, sprague_with_input};
 use serde_json::json;
 
 #[test]
@@ -218,6 +218,26 @@ fn cards_game_is_solved_with_draws() {
     assert_eq!(v["details"]["all_states"]["draws"], 396);
     let v = sprague_json(&["value", "cards:2,10", "1,2", "3,4", "--json"]);
     assert_eq!(v["outcome"], "P");
+}
+
+#[test]
+fn quixo_and_teeko_solve_play_and_refuse_bad_input() {
+    let v = sprague_json(&["solve", "quixo:3", "--json", "--threads", "1"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["remoteness"], 7);
+    assert_eq!(v["positions"], 16021);
+    assert_eq!(v["details"]["positions_up_to_symmetry"], 2219);
+    assert_eq!(v["details"]["solve"]["threads"], 1);
+    let v = sprague_json(&["value", "quixo:3", "xx.oo....", "x", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_bad_input(&["solve", "quixo:3", "--threads", "0"], "--threads");
+    assert_bad_input(
+        &["value", "quixo:3", "xxxoo....", "x"],
+        "already has a line",
+    );
+    assert_bad_input(&["value", "teeko", "xx......................."], "one more");
+    let run = sprague_with_input(&["play", "quixo:3", "--seed", "1"], Some("a3-c3\nquit\n"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
 #[test]
