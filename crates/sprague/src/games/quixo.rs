@@ -381,8 +381,7 @@ fn images4(x: u64) -> [u64; 8] {
     };
     let flip_columns = |x: u64| {
         let x = delta_swap(x, lanes(0x5555), 1);
-        let x = ((x & 0x3333_3333_3333_3333) << 2) | ((x >> 2) & 0x3333_3333_3333_3333);
-        x
+        ((x & 0x3333_3333_3333_3333) << 2) | ((x >> 2) & 0x3333_3333_3333_3333)
     };
     let transpose = |x: u64| delta_swap(delta_swap(x, lanes(0x0A0A), 3), lanes(0x00CC), 6);
     let h = flip_columns(x);
@@ -495,6 +494,7 @@ impl Quixo {
         let mut tiers = Vec::new();
         let mut by_counts = vec![(usize::MAX, 0, 0); (cells + 1) * (cells + 1)];
         let c = &square.binomial;
+        #[allow(clippy::needless_range_loop)]
         for total in 0..=cells {
             for a in 0..=total / 2 {
                 let b = total - a;
@@ -539,7 +539,7 @@ impl Quixo {
     /// Whether the cells `bits` hold a line.
     #[inline]
     pub fn has_line(&self, bits: u64) -> bool {
-        self.lines.iter().any(|&l| bits & l == l)
+        self.lines.iter().any(|&l| l & !bits == 0)
     }
 
     #[inline(always)]
@@ -1060,9 +1060,9 @@ pub(crate) mod tests {
                         }
                     }
                     let (mut m, mut o) = (0u64, 0u64);
-                    for i in 0..n {
-                        for j in 0..n {
-                            match board[i][j] {
+                    for (i, row) in board.iter().enumerate() {
+                        for (j, v) in row.iter().enumerate() {
+                            match v {
                                 1 => m |= 1 << (i * n + j),
                                 2 => o |= 1 << (i * n + j),
                                 _ => {}
@@ -1212,8 +1212,8 @@ pub(crate) mod tests {
                 let mut children = Vec::new();
                 game.children(&p, &mut children);
                 for c in children {
-                    if !index.contains_key(&c) {
-                        index.insert(c, positions.len());
+                    if let std::collections::hash_map::Entry::Vacant(e) = index.entry(c) {
+                        e.insert(positions.len());
                         positions.push(c);
                     }
                 }

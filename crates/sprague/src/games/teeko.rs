@@ -104,7 +104,7 @@ impl Teeko {
     /// Whether the pieces `bits` form a line of four or a square.
     #[inline]
     pub fn has_win(&self, bits: u64) -> bool {
-        bits.count_ones() >= PIECES as u32 && self.wins.iter().any(|&w| bits & w == w)
+        bits.count_ones() >= PIECES as u32 && self.wins.iter().any(|&w| w & !bits == 0)
     }
 
     /// Every move of a non-terminal position: (from cell, or `None` when placing; to cell; child).
