@@ -231,10 +231,7 @@ fn quixo_and_teeko_solve_play_and_refuse_bad_input() {
     let v = sprague_json(&["value", "quixo:3", "xx.oo....", "x", "--json"]);
     assert_eq!(v["outcome"], "N");
     assert_bad_input(&["solve", "quixo:3", "--threads", "0"], "--threads");
-    assert_bad_input(
-        &["value", "quixo:3", "xxxoo....", "x"],
-        "already has a line",
-    );
+    assert_bad_input(&["value", "quixo:3", "xxxoo..."], "9 cells");
     assert_bad_input(&["value", "teeko", "xx......................."], "one more");
     let run = sprague_with_input(&["play", "quixo:3", "--seed", "1"], Some("a3-c3\nquit\n"));
     assert_eq!(run.code, 0, "{}", run.stderr);
