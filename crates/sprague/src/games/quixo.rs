@@ -182,8 +182,10 @@ impl Square {
     /// The eight images of a packed position (both halves moved alike), the identity first.
     #[inline]
     pub fn images(&self, x: u64) -> [u64; 8] {
-        if self.n == 4 {
-            return images4(x);
+        match self.n {
+            4 => return images4(x),
+            5 => return images5(x),
+            _ => {}
         }
         let h = Self::apply(&self.flip_columns, x);
         let t = Self::apply(&self.transpose, x);
@@ -203,14 +205,14 @@ impl Square {
     /// The representative of a packed position's symmetry class: its least image.
     #[inline(always)]
     pub fn canonical(&self, x: u64) -> u64 {
-        if self.n == 4 {
-            let i = images4(x);
-            return i[0]
-                .min(i[1])
-                .min(i[2].min(i[3]))
-                .min(i[4].min(i[5]).min(i[6].min(i[7])));
-        }
-        self.images(x).into_iter().min().unwrap_or(x)
+        let i = match self.n {
+            4 => images4(x),
+            5 => images5(x),
+            _ => return self.images(x).into_iter().min().unwrap_or(x),
+        };
+        i[0].min(i[1])
+            .min(i[2].min(i[3]))
+            .min(i[4].min(i[5]).min(i[6].min(i[7])))
     }
 
     /// The number of distinct images (the size of the symmetry class).
@@ -384,6 +386,46 @@ fn images4(x: u64) -> [u64; 8] {
         ((x & 0x3333_3333_3333_3333) << 2) | ((x >> 2) & 0x3333_3333_3333_3333)
     };
     let transpose = |x: u64| delta_swap(delta_swap(x, lanes(0x0A0A), 3), lanes(0x00CC), 6);
+    let h = flip_columns(x);
+    let t = transpose(x);
+    let th = flip_columns(t);
+    [
+        x,
+        h,
+        flip_rows(x),
+        flip_rows(h),
+        t,
+        th,
+        flip_rows(t),
+        flip_rows(th),
+    ]
+}
+
+/// The eight images on a 5×5 board (bit 5r + c), both halves at once: [`Square::images`].
+#[inline(always)]
+fn images5(x: u64) -> [u64; 8] {
+    // Column 0 and 1 cells, row 0 and 1 cells, and the cells (r, r + d) above the diagonal.
+    const COLUMN0: u64 = lanes(0x0108421);
+    const COLUMN1: u64 = lanes(0x0108421 << 1);
+    const ROW0: u64 = lanes(0x1F);
+    const ROW1: u64 = lanes(0x1F << 5);
+    const fn band(d: u32) -> u64 {
+        let mut mask = 0;
+        let mut r = 0;
+        while r + d < 5 {
+            mask |= 1 << (5 * r + r + d);
+            r += 1;
+        }
+        lanes(mask)
+    }
+    let flip_columns = |x: u64| delta_swap(delta_swap(x, COLUMN0, 4), COLUMN1, 2);
+    let flip_rows = |x: u64| delta_swap(delta_swap(x, ROW0, 20), ROW1, 10);
+    let transpose = |x: u64| {
+        let x = delta_swap(x, band(1), 4);
+        let x = delta_swap(x, band(2), 8);
+        let x = delta_swap(x, band(3), 12);
+        delta_swap(x, band(4), 16)
+    };
     let h = flip_columns(x);
     let t = transpose(x);
     let th = flip_columns(t);
