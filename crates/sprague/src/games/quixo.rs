@@ -208,11 +208,18 @@ impl Square {
         let i = match self.n {
             4 => images4(x),
             5 => images5(x),
-            _ => return self.images(x).into_iter().min().unwrap_or(x),
+            _ => return self.canonical_by_lists(x),
         };
         i[0].min(i[1])
             .min(i[2].min(i[3]))
             .min(i[4].min(i[5]).min(i[6].min(i[7])))
+    }
+
+    /// [`Square::canonical`] through the mask lists, kept out of line so that the fast paths
+    /// stay small enough to inline.
+    #[inline(never)]
+    fn canonical_by_lists(&self, x: u64) -> u64 {
+        self.images(x).into_iter().min().unwrap_or(x)
     }
 
     /// The number of distinct images (the size of the symmetry class).
@@ -236,6 +243,12 @@ impl Square {
                 u64::from(small.colex[packed]),
             );
         }
+        self.rank_sides_by_loop(mover, occupied)
+    }
+
+    /// [`Square::rank_sides`] by one pass over the occupied cells, for boards past 16 cells.
+    #[inline(never)]
+    fn rank_sides_by_loop(&self, mover: u64, occupied: u64) -> (u64, u64) {
         let (mut shape, mut colour) = (0u64, 0u64);
         let (mut i, mut j) = (0usize, 0usize);
         let mut rest = occupied;
@@ -658,6 +671,7 @@ impl TieredGame for Quixo {
         )
     }
 
+    #[inline]
     fn rank(&self, &p: &u64) -> (usize, u64) {
         let (m, o) = (p & LOW, p >> 32);
         let occupied = m | o;
@@ -697,6 +711,7 @@ impl TieredGame for Quixo {
         self.un_moves(p, true, false, out);
     }
 
+    #[inline]
     fn canonical(&self, &p: &u64) -> u64 {
         if self.symmetry {
             self.square.canonical(p)
