@@ -170,6 +170,9 @@ pub enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// Worker threads for solving a board game (default: every core).
+        #[arg(long, value_name = "N")]
+        threads: Option<String>,
     },
     /// Nim-field arithmetic on unsigned 64-bit values (nimbers): `+` is XOR, `*` the nim product.
     #[command(

@@ -136,7 +136,11 @@ pub fn run(cli: Cli) -> Result<()> {
             let search: PeriodSearch = heap.period(max, &Bar::new())?;
             output::period(&name, &search, json)
         }
-        Command::Solve { words, json } => solve(&words, json),
+        Command::Solve {
+            words,
+            json,
+            threads,
+        } => solve(&words, json, threads.as_deref()),
         Command::Nimber {
             op,
             args,
@@ -193,11 +197,24 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
-fn solve(words: &[String], json: bool) -> Result<()> {
+fn solve(words: &[String], json: bool, threads: Option<&str>) -> Result<()> {
     let first = &words[0];
     match spec::parse_game(first) {
         Ok(game) => {
-            let report = game.solve(&words[1..], &Bar::new()).ok_or_else(|| {
+            let threads = match threads {
+                Some(t) => Some(
+                    sprague::spec::parse_u64(t, "the number of threads")
+                        .ok()
+                        .filter(|&n| (1..=1024).contains(&n))
+                        .ok_or_else(|| bad(format!("--threads takes 1 to 1024, got '{t}'")))?
+                        as usize,
+                ),
+                None => None,
+            };
+            let report = sprague::solve::tiered::with_threads(threads, || {
+                game.solve(&words[1..], &Bar::new())
+            })?;
+            let report = report.ok_or_else(|| {
                 bad(format!(
                     "{} cannot be strongly solved from a start position; try 'sprague value'",
                     game.spec()

@@ -218,6 +218,62 @@ fn cards_game_is_solved_with_draws() {
 }
 
 #[test]
+fn quixo_and_teeko_solve_play_and_refuse_bad_input() {
+    let v = sprague_json(&["solve", "quixo:3", "--json", "--threads", "1"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["remoteness"], 7);
+    assert_eq!(v["positions"], 16021);
+    assert_eq!(v["details"]["positions_up_to_symmetry"], 2219);
+    assert_eq!(v["details"]["solve"]["threads"], 1);
+    let v = sprague_json(&["value", "quixo:3", "xx.oo....", "x", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_bad_input(&["solve", "quixo:3", "--threads", "0"], "--threads");
+    assert_bad_input(&["value", "quixo:3", "xxxoo..."], "9 cells");
+    assert_bad_input(&["value", "teeko", "xx......................."], "one more");
+    let run = sprague_with_input(&["play", "quixo:3", "--seed", "1"], Some("a3-c3\nquit\n"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn quixo_database_is_saved_by_solve_and_reopened_by_play() {
+    let dir = std::env::temp_dir().join(format!("sprague-cli-quixo-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |args: &[&str], input: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sprague"))
+            .args(args)
+            .env("SPRAGUE_DB_DIR", &dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let solved: serde_json::Value =
+        serde_json::from_str(&run(&["solve", "quixo:3", "--json"], "")).unwrap();
+    assert!(solved["details"]["solve"].is_object(), "{solved}");
+    let file = dir.join("quixo_3.sdb");
+    assert!(file.exists());
+    // A second solve reopens the database instead of solving.
+    let again: serde_json::Value =
+        serde_json::from_str(&run(&["solve", "quixo:3", "--json"], "")).unwrap();
+    assert_eq!(again["details"]["from_database"], true);
+    assert_eq!(again["outcome"], solved["outcome"]);
+    assert_eq!(again["positions"], solved["positions"]);
+    let played = run(&["play", "quixo:3", "--seed", "3"], "hint\nquit\n");
+    assert!(played.contains("remoteness"), "{played}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn josephus_questions() {
     assert_eq!(sprague(&["josephus", "7", "3"]).stdout, "4\n");
     assert_eq!(sprague(&["josephus", "7", "3", "--kth", "1"]).stdout, "3\n");

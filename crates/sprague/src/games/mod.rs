@@ -14,9 +14,11 @@ pub mod moore;
 pub mod nim;
 pub mod octal;
 pub mod queues;
+pub mod quixo;
 pub mod strips;
 pub mod subtraction;
 pub mod tartan;
+pub mod teeko;
 pub mod wythoff;
 
 use crate::spec::Family;
@@ -43,5 +45,7 @@ pub fn families() -> Vec<Box<dyn Family>> {
         Box::new(mnk::MnkFamily),
         Box::new(connect::ConnectFamily),
         Box::new(crate::script::ScriptFamily),
+        Box::new(quixo::QuixoFamily),
+        Box::new(teeko::TeekoFamily),
     ]
 }

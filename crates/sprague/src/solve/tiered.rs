@@ -94,6 +94,12 @@ pub trait TieredGame: Sync {
     /// ignored), and duplicates are harmless.
     fn parents(&self, _position: &Self::Position, _out: &mut Vec<Self::Position>) {}
 
+    /// Appends the parents that lie in `position`'s own tier (the only ones the solver uses).
+    /// The default lists every parent; games override it to skip the rest cheaply.
+    fn parents_in_tier(&self, position: &Self::Position, out: &mut Vec<Self::Position>) {
+        self.parents(position, out)
+    }
+
     /// Whether a move can stay inside `tier`. `false` lets the solver decide the tier in one
     /// pass, without counters or frontiers.
     fn is_loopy(&self, _tier: usize) -> bool {
@@ -170,6 +176,21 @@ pub struct SolveStats {
     pub peak_bytes: u64,
     /// Worker threads used.
     pub threads: usize,
+    /// CPU time of the whole process during the solve (user + system), where the system
+    /// reports it (Linux); other threads of the process count too.
+    pub cpu_seconds: Option<f64>,
+}
+
+/// The CPU time (user + system) this process has used so far, on Linux.
+pub fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // Clock ticks are 100 a second on every Linux configuration in practice.
+    Some((utime + stime) / 100.0)
 }
 
 impl SolveStats {
@@ -312,6 +333,22 @@ pub fn solve<G: TieredGame>(
     pool.install(|| Solver::new(game, total, progress).run())
 }
 
+/// Runs `f` on a pool of `threads` worker threads (`None`: rayon's default), so that solves
+/// inside it that ask for [`rayon::current_num_threads`] use that many.
+///
+/// # Errors
+/// [`Error::Internal`] when the threads cannot be started.
+pub fn with_threads<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Send) -> Result<R> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        builder = builder.num_threads(n);
+    }
+    let pool = builder
+        .build()
+        .map_err(|e| Error::Internal(format!("cannot start worker threads: {e}")))?;
+    Ok(pool.install(f))
+}
+
 struct Solver<'a, G: TieredGame> {
     game: &'a G,
     offsets: Vec<u64>,
@@ -394,6 +431,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
 
     fn run(mut self) -> Result<Solution> {
         let start = Instant::now();
+        let cpu_start = process_cpu_seconds();
         let tiers = self.game.tier_count();
         self.progress.start("solving tiers", tiers as u64);
         for (done, tier) in (0..tiers).rev().enumerate() {
@@ -428,6 +466,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                 elapsed: start.elapsed(),
                 peak_bytes: self.peak_bytes,
                 threads: rayon::current_num_threads(),
+                cpu_seconds: cpu_start.zip(process_cpu_seconds()).map(|(a, b)| b - a),
             },
             offsets: self.offsets,
             records,
@@ -459,10 +498,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
         }
         buffer.clear();
         self.game.children(&p, buffer);
+        // Only in-tier children need deduplicating (they are counted); a repeated child of a
+        // later tier changes no minimum, maximum or flag.
         ranks.clear();
         ranks.extend(buffer.iter().map(|c| self.global(c)));
-        ranks.sort_unstable();
-        ranks.dedup();
         let (mut min_lose, mut max_win, mut min_tie) = (None::<u16>, None::<u16>, None::<u16>);
         let mut blocked = false;
         for &(t, g) in ranks.iter() {
@@ -493,6 +532,8 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                 _ => blocked = true,
             }
         }
+        in_tier.sort_unstable();
+        in_tier.dedup();
         let bump = |r: u16| plus_one(r, &self.too_remote);
         if in_tier.is_empty() {
             let record = if let Some(l) = min_lose {
@@ -563,10 +604,12 @@ impl<'a, G: TieredGame> Solver<'a, G> {
         let found = (0..size)
             .into_par_iter()
             .fold(
-                || (Found::default(), Vec::new(), Vec::new(), Vec::new()),
-                |(mut found, mut buffer, mut ranks, mut in_tier), index| {
+                // Boxed, so that the fold moves a pointer rather than nine vectors an index.
+                || Box::new((Found::default(), Vec::new(), Vec::new(), Vec::new())),
+                |mut state, index| {
+                    let (found, buffer, ranks, in_tier) = &mut *state;
                     let g = base + index;
-                    match self.scan(tier, index, &mut buffer, &mut ranks, &mut in_tier) {
+                    match self.scan(tier, index, buffer, ranks, in_tier) {
                         Scan::Decided(r) => {
                             self.records[g as usize].store(r, Relaxed);
                             let level = r & REM;
@@ -594,10 +637,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                         }
                         Scan::Skip => {}
                     }
-                    (found, buffer, ranks, in_tier)
+                    state
                 },
             )
-            .map(|(found, ..)| found)
+            .map(|state| state.0)
             .reduce(Found::default, |mut a, mut b| {
                 a.lose.append(&mut b.lose);
                 a.win.append(&mut b.win);
@@ -651,7 +694,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                     return;
                 };
                 buffer.clear();
-                self.game.parents(&p, buffer);
+                self.game.parents_in_tier(&p, buffer);
                 for q in buffer.iter() {
                     let (t, h) = self.global(q);
                     if t == tier {
@@ -679,18 +722,19 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             frontier
                 .par_iter()
                 .fold(
-                    || (Vec::new(), Vec::new(), Vec::new()),
-                    |(mut acc, mut buffer, mut out), &g| {
-                        parents_of(g, &mut buffer, &mut out);
+                    || Box::new((Vec::new(), Vec::new(), Vec::new())),
+                    |mut state, &g| {
+                        let (acc, buffer, out) = &mut *state;
+                        parents_of(g, buffer, out);
                         for &q in out.iter() {
                             if claim(q, record) {
                                 acc.push(q);
                             }
                         }
-                        (acc, buffer, out)
+                        state
                     },
                 )
-                .map(|(acc, ..)| acc)
+                .map(|state| state.0)
                 .reduce(Vec::new, |mut a, mut b| {
                     a.append(&mut b);
                     a
@@ -722,9 +766,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             let new_losses: Vec<(u16, u64)> = wins
                 .par_iter()
                 .fold(
-                    || (Vec::new(), Vec::new(), Vec::new()),
-                    |(mut acc, mut buffer, mut out), &g| {
-                        parents_of(g, &mut buffer, &mut out);
+                    || Box::new((Vec::new(), Vec::new(), Vec::new())),
+                    |mut state, &g| {
+                        let (acc, buffer, out) = &mut *state;
+                        parents_of(g, buffer, out);
                         for &q in out.iter() {
                             let cell = &self.records[q as usize];
                             if !undecided(cell.load(Relaxed)) {
@@ -742,10 +787,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                                 }
                             }
                         }
-                        (acc, buffer, out)
+                        state
                     },
                 )
-                .map(|(acc, ..)| acc)
+                .map(|state| state.0)
                 .reduce(Vec::new, |mut a, mut b| {
                     a.append(&mut b);
                     a
@@ -796,6 +841,17 @@ impl<'a, G: TieredGame> Solver<'a, G> {
 /// Counts the positions reachable from the game's start (canonical positions under symmetry),
 /// the start included, with a parallel breadth-first search.
 pub fn reachable<G: TieredGame>(game: &G, threads: Option<usize>) -> Result<u64> {
+    reachable_weighted(game, threads, |_| 1).map(|(count, _)| count)
+}
+
+/// [`reachable`], also summing `weight` over the positions reached (for example the size of
+/// each canonical position's symmetry class, to count positions without symmetry reduction).
+/// Returns the count and the sum.
+pub fn reachable_weighted<G: TieredGame>(
+    game: &G,
+    threads: Option<usize>,
+    weight: impl Fn(&G::Position) -> u64 + Sync,
+) -> Result<(u64, u64)> {
     let sizes: Vec<u64> = (0..game.tier_count()).map(|t| game.tier_size(t)).collect();
     let offsets = offsets(&sizes)?;
     let total = *offsets.last().unwrap_or(&0);
@@ -816,35 +872,43 @@ pub fn reachable<G: TieredGame>(game: &G, threads: Option<usize>) -> Result<u64>
     pool.install(|| {
         let start = game.canonical(&game.start());
         mark(&start);
+        let mut sum = weight(&start);
         let mut frontier = vec![start];
         let mut count = 1u64;
         while !frontier.is_empty() {
-            frontier = frontier
+            let (next, weights) = frontier
                 .par_iter()
                 .fold(
-                    || (Vec::new(), Vec::new()),
-                    |(mut acc, mut buffer), p| {
+                    || Box::new((Vec::new(), Vec::new(), 0u64)),
+                    |mut state, p| {
+                        let (acc, buffer, w) = &mut *state;
                         if game.terminal(p).is_none() {
                             buffer.clear();
-                            game.children(p, &mut buffer);
+                            game.children(p, buffer);
                             for c in buffer.iter() {
                                 let c = game.canonical(c);
                                 if mark(&c).is_some() {
+                                    *w += weight(&c);
                                     acc.push(c);
                                 }
                             }
                         }
-                        (acc, buffer)
+                        state
                     },
                 )
-                .map(|(acc, _)| acc)
-                .reduce(Vec::new, |mut a, mut b| {
-                    a.append(&mut b);
-                    a
-                });
+                .map(|state| (state.0, state.2))
+                .reduce(
+                    || (Vec::new(), 0),
+                    |(mut a, wa), (mut b, wb)| {
+                        a.append(&mut b);
+                        (a, wa + wb)
+                    },
+                );
+            frontier = next;
+            sum += weights;
             count += frontier.len() as u64;
         }
-        Ok(count)
+        Ok((count, sum))
     })
 }
 
