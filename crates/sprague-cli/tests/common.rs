@@ -12,7 +12,9 @@ pub struct Run {
 
 /// Runs `sprague` with `args` and optional standard input.
 pub fn sprague_with_input(args: &[&str], input: Option<&str>) -> Run {
+    // Databases stay in memory unless a test names a directory: no test reads the user's cache.
     let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .env("SPRAGUE_DB_DIR", "")
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -29,6 +29,7 @@ fn get(address: &str, path: &str) -> (u16, String) {
 #[test]
 fn serve_answers_the_cli_json_and_stops_on_ctrl_c() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
+        .env("SPRAGUE_DB_DIR", "")
         .args(["serve", "--port", "0"])
         .stderr(Stdio::piped())
         .spawn()

@@ -16,9 +16,15 @@
 //! Reopening checks every field; a file for another game, another layout, another version, or
 //! with a bad checksum is refused with an [`Error::Io`] that says which.
 //!
-//! The process keeps solved tables in memory ([`cached`]); when the environment variable
-//! `SPRAGUE_DB_DIR` names a directory, tables are also read from and written to
-//! `DIR/<spec>.sdb` there.
+//! The process keeps solved tables in memory ([`cached`]) and on disk, as `DIR/<spec>.sdb`:
+//! - when the environment variable `SPRAGUE_DB_DIR` names a directory, in that directory, and
+//!   a file there that cannot be reopened is an error;
+//! - otherwise in the user's cache directory (`$XDG_CACHE_HOME/sprague`, or
+//!   `~/.cache/sprague`), for solves that took at least [`CACHE_MIN_SECONDS`]; a file there that
+//!   cannot be reopened (an older format, a damaged file) is solved again and replaced;
+//! - `SPRAGUE_DB_DIR=` (empty) keeps tables in memory only.
+//!
+//! Files are written to a temporary name and renamed, so a reader never sees half a file.
 
 use crate::error::{Error, Result};
 use crate::solve::tiered::Solution;
@@ -35,6 +41,54 @@ pub const FORMAT_VERSION: u32 = 1;
 
 /// The environment variable naming a directory of databases.
 pub const DB_DIR_VARIABLE: &str = "SPRAGUE_DB_DIR";
+
+/// Solves shorter than this are not saved to the default cache directory: solving them again
+/// is about as quick as reading them.
+pub const CACHE_MIN_SECONDS: f64 = 1.0;
+
+/// Where [`cached_in`] keeps databases.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// Memory only.
+    Memory,
+    /// A directory the user named: every table is saved; a file that cannot be reopened is an
+    /// error.
+    Directory(PathBuf),
+    /// The default cache directory: slow solves are saved; a file that cannot be reopened is
+    /// solved again and replaced; a directory that cannot be written is skipped.
+    Cache(PathBuf),
+}
+
+impl Store {
+    /// The store the environment asks for (see the module documentation).
+    pub fn from_env() -> Store {
+        let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+        Store::from_vars(var(DB_DIR_VARIABLE), var("XDG_CACHE_HOME"), var("HOME"))
+    }
+
+    /// The store for these values of `SPRAGUE_DB_DIR`, `XDG_CACHE_HOME` and `HOME`.
+    fn from_vars(
+        db_dir: Option<PathBuf>,
+        xdg_cache: Option<PathBuf>,
+        home: Option<PathBuf>,
+    ) -> Store {
+        let set = |v: Option<PathBuf>| v.filter(|d| !d.as_os_str().is_empty());
+        match db_dir {
+            Some(dir) if dir.as_os_str().is_empty() => Store::Memory,
+            Some(dir) => Store::Directory(dir),
+            None => set(xdg_cache)
+                .or_else(|| set(home).map(|h| h.join(".cache")))
+                .map_or(Store::Memory, |base| Store::Cache(base.join("sprague"))),
+        }
+    }
+
+    fn dir(&self) -> Option<&Path> {
+        match self {
+            Store::Memory => None,
+            Store::Directory(d) | Store::Cache(d) => Some(d),
+        }
+    }
+}
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -114,6 +168,19 @@ impl<W: Write> HashingWriter<W> {
 /// # Errors
 /// [`Error::Io`] when the file cannot be written.
 pub fn save(path: &Path, spec: &str, solution: &Solution) -> Result<()> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    let temporary = path.with_file_name(name);
+    let written = write(&temporary, spec, solution).and_then(|()| {
+        std::fs::rename(&temporary, path).map_err(|e| io_error(path, e.to_string()))
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+fn write(path: &Path, spec: &str, solution: &Solution) -> Result<()> {
     let file = std::fs::File::create(path).map_err(|e| io_error(path, e.to_string()))?;
     let mut w = HashingWriter {
         inner: BufWriter::with_capacity(1 << 20, file),
@@ -281,31 +348,27 @@ pub fn file_name(spec: &str) -> String {
     format!("{safe}.sdb")
 }
 
-fn database_dir() -> Option<PathBuf> {
-    std::env::var_os(DB_DIR_VARIABLE)
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-}
-
-/// The solved table of `spec`: from this process's cache, else from the database directory
-/// (`SPRAGUE_DB_DIR`, when set), else from `compute` (then saved to that directory).
+/// The solved table of `spec`: from this process's cache, else from the database store of
+/// the environment ([`Store::from_env`]), else from `compute` (then saved there).
 ///
 /// # Errors
-/// Whatever `compute` returns; [`Error::Io`] for a database in the directory that is refused.
+/// Whatever `compute` returns; [`Error::Io`] for a database in `SPRAGUE_DB_DIR` that is
+/// refused or cannot be written.
 pub fn cached(
     spec: &str,
     tier_sizes: &[u64],
     compute: impl FnOnce() -> Result<Solution>,
 ) -> Result<Arc<Solution>> {
-    cached_in(database_dir().as_deref(), spec, tier_sizes, compute)
+    cached_in(&Store::from_env(), spec, tier_sizes, compute)
 }
 
-/// [`cached`] with the database directory given (`None`: memory only).
+/// [`cached`] with the store given.
 ///
 /// # Errors
-/// Whatever `compute` returns; [`Error::Io`] for a database in `dir` that is refused.
+/// Whatever `compute` returns; [`Error::Io`] for a database in a [`Store::Directory`] that is
+/// refused or cannot be written.
 pub fn cached_in(
-    dir: Option<&Path>,
+    store: &Store,
     spec: &str,
     tier_sizes: &[u64],
     compute: impl FnOnce() -> Result<Solution>,
@@ -326,13 +389,33 @@ pub fn cached_in(
     if let Some(s) = entry.as_ref() {
         return Ok(s.clone());
     }
-    let path = dir.map(|d| d.join(file_name(spec)));
-    let solution = match &path {
-        Some(p) if p.exists() => load(p, spec, tier_sizes)?,
-        _ => {
+    let path = store.dir().map(|d| d.join(file_name(spec)));
+    let strict = matches!(store, Store::Directory(_));
+    let loaded = match &path {
+        Some(p) if p.exists() => match load(p, spec, tier_sizes) {
+            Ok(solution) => Some(solution),
+            Err(e) if strict => return Err(e),
+            Err(_) => None,
+        },
+        _ => None,
+    };
+    let solution = match loaded {
+        Some(solution) => solution,
+        None => {
+            let started = std::time::Instant::now();
             let solution = compute()?;
+            let slow = started.elapsed().as_secs_f64() >= CACHE_MIN_SECONDS;
             if let Some(p) = &path {
-                save(p, spec, &solution)?;
+                if strict || slow {
+                    let saved = p
+                        .parent()
+                        .map_or(Ok(()), std::fs::create_dir_all)
+                        .map_err(|e| io_error(p, e.to_string()))
+                        .and_then(|()| save(p, spec, &solution));
+                    if strict {
+                        saved?;
+                    }
+                }
             }
             solution
         }
@@ -363,7 +446,7 @@ mod tests {
         let slow = {
             let sizes = sizes.clone();
             std::thread::spawn(move || {
-                cached_in(None, "db-test-slow", &sizes, || {
+                cached_in(&Store::Memory, "db-test-slow", &sizes, || {
                     started.send(()).unwrap();
                     wait_release.recv().unwrap();
                     tiered::solve(
@@ -377,7 +460,7 @@ mod tests {
         };
         wait_started.recv().unwrap();
         // While the slow solve holds its own slot, another game is solved and answered.
-        let other = cached_in(None, "db-test-other", &sizes, || {
+        let other = cached_in(&Store::Memory, "db-test-other", &sizes, || {
             tiered::solve(&rules, Some(1), u64::MAX, &())
         })
         .unwrap();
@@ -385,7 +468,7 @@ mod tests {
         let slow = slow.join().unwrap().unwrap();
         assert_eq!(slow.records(), other.records());
         // The second query of a game is answered from the cache.
-        let again = cached_in(None, "db-test-slow", &sizes, || {
+        let again = cached_in(&Store::Memory, "db-test-slow", &sizes, || {
             Err(Error::Internal("solved twice".into()))
         })
         .unwrap();
@@ -453,12 +536,13 @@ mod tests {
         let path = dir.join(file_name(spec));
         std::fs::remove_file(&path).ok();
         let solve = || tiered::solve(&rules, Some(1), u64::MAX, &());
-        let first = cached_in(Some(&dir), spec, &sizes, solve).unwrap();
+        let store = Store::Directory(dir.clone());
+        let first = cached_in(&store, spec, &sizes, solve).unwrap();
         assert!(path.exists());
         let reopened = load(&path, spec, &sizes).unwrap();
         assert_eq!(reopened.records(), first.records());
         // The second query comes from memory: compute is not called.
-        let again = cached_in(Some(&dir), spec, &sizes, || {
+        let again = cached_in(&store, spec, &sizes, || {
             Err(Error::Internal("should not solve twice".into()))
         })
         .unwrap();
@@ -466,9 +550,76 @@ mod tests {
         // A corrupt file in the directory is refused by a fresh key.
         let other = "test-only:corrupt";
         std::fs::write(dir.join(file_name(other)), b"SPRAGUDBxx").unwrap();
-        let err = cached_in(Some(&dir), other, &sizes, solve).unwrap_err();
+        let err = cached_in(&store, other, &sizes, solve).unwrap_err();
         assert!(matches!(err, Error::Io { .. }), "{err}");
+        // No temporary file is left beside the databases.
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().all(|n| n.ends_with(".sdb")), "{names:?}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The default cache: quick solves are not saved, a damaged file is solved again and
+    /// replaced, and a directory that does not exist yet is made.
+    #[test]
+    fn the_cache_directory_replaces_what_it_cannot_reopen() {
+        let rules = BoardRules::new(2, 2, 2, false).unwrap();
+        let sizes: Vec<u64> = (0..rules.tier_count())
+            .map(|t| rules.tier_size(t))
+            .collect();
+        let dir = temp("cache").join("nested");
+        std::fs::remove_dir_all(&dir).ok();
+        let store = Store::Cache(dir.clone());
+        let solve = || tiered::solve(&rules, Some(1), u64::MAX, &());
+        let quick = "test-only-cache:quick";
+        cached_in(&store, quick, &sizes, solve).unwrap();
+        assert!(
+            !dir.join(file_name(quick)).exists(),
+            "a quick solve is not saved"
+        );
+
+        let slow = "test-only-cache:slow";
+        let slow_solve = || {
+            std::thread::sleep(std::time::Duration::from_secs_f64(CACHE_MIN_SECONDS));
+            solve()
+        };
+        let path = dir.join(file_name(slow));
+        let first = cached_in(&store, slow, &sizes, slow_solve).unwrap();
+        assert_eq!(
+            load(&path, slow, &sizes).unwrap().records(),
+            first.records()
+        );
+
+        let damaged = "test-only-cache:damaged";
+        let path = dir.join(file_name(damaged));
+        std::fs::write(&path, b"SPRAGUDBxx").unwrap();
+        let solved = cached_in(&store, damaged, &sizes, slow_solve).unwrap();
+        assert_eq!(
+            load(&path, damaged, &sizes).unwrap().records(),
+            solved.records()
+        );
+        std::fs::remove_dir_all(temp("cache")).ok();
+    }
+
+    #[test]
+    fn the_environment_chooses_the_store() {
+        let p = |s: &str| Some(PathBuf::from(s));
+        assert_eq!(Store::from_vars(p(""), p("/x"), p("/h")), Store::Memory);
+        assert_eq!(
+            Store::from_vars(p("/db"), p("/x"), p("/h")),
+            Store::Directory(PathBuf::from("/db"))
+        );
+        assert_eq!(
+            Store::from_vars(None, p("/x"), p("/h")),
+            Store::Cache(PathBuf::from("/x/sprague"))
+        );
+        assert_eq!(
+            Store::from_vars(None, p(""), p("/h")),
+            Store::Cache(PathBuf::from("/h/.cache/sprague"))
+        );
+        assert_eq!(Store::from_vars(None, None, None), Store::Memory);
     }
 
     #[test]

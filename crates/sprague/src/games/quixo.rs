@@ -1429,7 +1429,13 @@ pub(crate) mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let spec = "quixo:3 (test)";
         let solve = || tiered::solve(&rules, Some(2), u64::MAX, &());
-        let first = crate::db::cached_in(Some(&dir), spec, &sizes, solve).unwrap();
+        let first = crate::db::cached_in(
+            &crate::db::Store::Directory(dir.clone()),
+            spec,
+            &sizes,
+            solve,
+        )
+        .unwrap();
         let path = dir.join(crate::db::file_name(spec));
         let reopened = crate::db::load(&path, spec, &sizes).unwrap();
         assert_eq!(reopened.records(), first.records());
