@@ -1387,32 +1387,12 @@ pub(crate) mod tests {
         let mut checked = 0;
         for p in samples {
             let r = solution.record(game, &p);
-            let expected = match game.terminal(&p) {
-                Some(Terminal::Win) => Record::new(Value::Win, 0),
-                Some(Terminal::Loss) => Record::new(Value::Lose, 0),
-                Some(Terminal::Tie) => Record::new(Value::Tie, 0),
-                None => {
-                    let mut children = Vec::new();
-                    game.children(&p, &mut children);
-                    let values: Vec<Record> =
-                        children.iter().map(|c| solution.record(game, c)).collect();
-                    let of = |v: Value| {
-                        values
-                            .iter()
-                            .filter(move |r| r.value() == v)
-                            .map(|r| r.remoteness().unwrap())
-                    };
-                    if let Some(m) = of(Value::Lose).min() {
-                        Record::new(Value::Win, m + 1)
-                    } else if values.iter().all(|r| r.value() == Value::Win) {
-                        Record::new(Value::Lose, of(Value::Win).max().map_or(0, |m| m + 1))
-                    } else if let Some(m) = of(Value::Tie).min() {
-                        Record::new(Value::Tie, m + 1)
-                    } else {
-                        Record::new(Value::Draw, 0)
-                    }
-                }
-            };
+            let mut children = Vec::new();
+            if game.terminal(&p).is_none() {
+                game.children(&p, &mut children);
+            }
+            let values: Vec<Record> = children.iter().map(|c| solution.record(game, c)).collect();
+            let expected = Record::from_children(game.terminal(&p), &values);
             assert_eq!(r, expected, "position {p:x}");
             checked += 1;
         }

@@ -19,15 +19,9 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-/// Positions seen so far, with their options and values.
-#[derive(Default)]
-struct Memo {
-    keys: Vec<Arc<Key>>,
-    index: HashMap<Arc<Key>, u32>,
-    /// Each option as the positions it leaves; `None` until the position is expanded.
-    options: Vec<Option<Vec<Vec<u32>>>>,
-    values: Vec<Option<NimValue>>,
-}
+/// Positions seen so far: each with its options (each option as the positions it leaves) and
+/// its nim value.
+type Memo = super::memo::Memo<Vec<Vec<u32>>, NimValue>;
 
 /// An impartial game defined by a script.
 pub struct ImpartialGame {
@@ -60,23 +54,7 @@ impl ImpartialGame {
     }
 
     fn intern(&self, memo: &mut Memo, key: Key) -> Result<u32> {
-        if let Some(&i) = memo.index.get(&key) {
-            return Ok(i);
-        }
-        let cap = self.script.limits().max_positions;
-        if memo.keys.len() >= cap {
-            return Err(Error::Limit(format!(
-                "{}: more than {cap} positions explored; raise the cap with --script-max-positions",
-                self.spec
-            )));
-        }
-        let i = memo.keys.len() as u32;
-        let key = Arc::new(key);
-        memo.index.insert(key.clone(), i);
-        memo.keys.push(key);
-        memo.options.push(None);
-        memo.values.push(None);
-        Ok(i)
+        memo.intern(key, self.script.limits().max_positions, &self.spec)
     }
 
     /// The script's options of `key`, each as the positions it leaves.
@@ -131,14 +109,9 @@ impl ImpartialGame {
     /// `stop_at_valued`, positions already valued are listed but not gone through (everything
     /// they reach is valued too).
     fn explore(&self, memo: &mut Memo, start: u32, stop_at_valued: bool) -> Result<Vec<u32>> {
-        let mut seen = vec![false; memo.keys.len()];
-        let mut order = vec![start];
-        seen[start as usize] = true;
-        let mut next = 0;
-        while next < order.len() {
-            let v = order[next];
-            next += 1;
-            if memo.options[v as usize].is_none() {
+        memo.explore(
+            start,
+            |memo, v| {
                 let key = memo.keys[v as usize].clone();
                 let mut options = Vec::new();
                 for parts in self.script_options(&key)? {
@@ -148,34 +121,21 @@ impl ImpartialGame {
                         .collect::<Result<Vec<_>>>()?;
                     options.push(ids);
                 }
-                memo.options[v as usize] = Some(options);
-            }
-            if seen.len() < memo.keys.len() {
-                seen.resize(memo.keys.len(), false);
-            }
-            if stop_at_valued && memo.values[v as usize].is_some() {
-                continue;
-            }
-            for option in memo.options[v as usize].iter().flatten() {
-                for &w in option {
-                    if !seen[w as usize] {
-                        seen[w as usize] = true;
-                        order.push(w);
-                    }
-                }
-            }
-        }
-        Ok(order)
+                Ok(options)
+            },
+            |options| options.iter().flatten().copied().collect(),
+            |memo, v| stop_at_valued && memo.solved[v as usize].is_some(),
+        )
     }
 
     /// Values every position reachable from `start`.
     fn solve(&self, memo: &mut Memo, start: u32) -> Result<()> {
-        if memo.values[start as usize].is_some() {
+        if memo.solved[start as usize].is_some() {
             return Ok(());
         }
         let order = self.explore(memo, start, true)?;
         let splits = order.iter().any(|&v| {
-            memo.options[v as usize]
+            memo.expanded[v as usize]
                 .iter()
                 .flatten()
                 .any(|o| o.len() != 1)
@@ -186,8 +146,8 @@ impl ImpartialGame {
             let (graph, _) = local_graph(memo, &order, true);
             let values = loopy_values(&graph);
             for (local, &v) in order.iter().enumerate() {
-                if memo.values[v as usize].is_none() {
-                    memo.values[v as usize] = Some(values.nim_value(&graph, local as u32));
+                if memo.solved[v as usize].is_none() {
+                    memo.solved[v as usize] = Some(values.nim_value(&graph, local as u32));
                 }
             }
             Ok(())
@@ -200,7 +160,7 @@ impl ImpartialGame {
         const OPEN: u8 = 1;
         let mut state = vec![NEW; memo.keys.len()];
         let children = |memo: &Memo, v: u32| -> Vec<u32> {
-            memo.options[v as usize]
+            memo.expanded[v as usize]
                 .iter()
                 .flatten()
                 .flatten()
@@ -213,7 +173,7 @@ impl ImpartialGame {
             if *i < kids.len() {
                 let w = kids[*i];
                 *i += 1;
-                if memo.values[w as usize].is_some() {
+                if memo.solved[w as usize].is_some() {
                     continue;
                 }
                 if state[w as usize] == OPEN {
@@ -230,17 +190,17 @@ impl ImpartialGame {
             }
             let v = *v;
             let mut seen = Vec::new();
-            for option in memo.options[v as usize].iter().flatten() {
+            for option in memo.expanded[v as usize].iter().flatten() {
                 let mut x = 0;
                 for &w in option {
-                    match &memo.values[w as usize] {
+                    match &memo.solved[w as usize] {
                         Some(NimValue::Finite(g)) => x ^= g,
                         _ => return Err(Error::Internal("unvalued part".into())),
                     }
                 }
                 seen.push(x);
             }
-            memo.values[v as usize] = Some(NimValue::Finite(mex(seen)));
+            memo.solved[v as usize] = Some(NimValue::Finite(mex(seen)));
             stack.pop();
         }
         Ok(())
@@ -254,7 +214,7 @@ impl ImpartialGame {
         let mut memo = self.lock();
         let v = self.intern(&mut memo, key.clone())?;
         self.solve(&mut memo, v)?;
-        memo.values[v as usize]
+        memo.solved[v as usize]
             .clone()
             .ok_or_else(|| Error::Internal("position not valued".into()))
     }
@@ -267,7 +227,7 @@ impl ImpartialGame {
         let mut memo = self.lock();
         let v = self.intern(&mut memo, key.clone())?;
         self.solve(&mut memo, v)?;
-        Ok(memo.options[v as usize]
+        Ok(memo.expanded[v as usize]
             .iter()
             .flatten()
             .map(|o| o.iter().map(|&w| memo.keys[w as usize].clone()).collect())
@@ -281,11 +241,11 @@ impl ImpartialGame {
         let v = self.intern(&mut memo, key.clone())?;
         self.solve(&mut memo, v)?;
         let order = self.explore(&mut memo, v, false)?;
-        let value = memo.values[v as usize]
+        let value = memo.solved[v as usize]
             .clone()
             .unwrap_or(NimValue::Finite(0));
         let splits = order.iter().any(|&u| {
-            memo.options[u as usize]
+            memo.expanded[u as usize]
                 .iter()
                 .flatten()
                 .any(|o| o.len() != 1)
@@ -334,7 +294,7 @@ fn local_graph(memo: &Memo, order: &[u32], keep_values: bool) -> (Graph, u32) {
     for (i, &v) in order.iter().enumerate() {
         let i = i as u32;
         let known = if keep_values {
-            &memo.values[v as usize]
+            &memo.solved[v as usize]
         } else {
             &None
         };
@@ -349,7 +309,7 @@ fn local_graph(memo: &Memo, order: &[u32], keep_values: bool) -> (Graph, u32) {
                 largest = largest.max(escapes.last().copied());
             }
             None => {
-                for option in memo.options[v as usize].iter().flatten() {
+                for option in memo.expanded[v as usize].iter().flatten() {
                     let target = option.first().map_or(sink, |w| local[w]);
                     edges.push((i, target));
                 }

@@ -34,6 +34,7 @@
 pub mod heap;
 pub mod impartial;
 mod key;
+mod memo;
 pub mod two_player;
 
 pub use key::Key;

@@ -17,14 +17,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-#[derive(Default)]
-struct Memo {
-    keys: Vec<Arc<Key>>,
-    index: HashMap<Arc<Key>, u32>,
-    /// The result and moves of each position; `None` until expanded.
-    expanded: Vec<Option<(Option<Terminal>, Vec<u32>)>>,
-    solved: Vec<Option<Solved>>,
-}
+/// Positions seen so far: each with its result and moves, and its solution.
+type Memo = super::memo::Memo<(Option<Terminal>, Vec<u32>), Solved>;
 
 /// A two-player game defined by a script.
 pub struct TwoPlayerGame {
@@ -52,23 +46,7 @@ impl TwoPlayerGame {
     }
 
     fn intern(&self, memo: &mut Memo, key: Key) -> Result<u32> {
-        if let Some(&i) = memo.index.get(&key) {
-            return Ok(i);
-        }
-        let cap = self.script.limits().max_positions;
-        if memo.keys.len() >= cap {
-            return Err(Error::Limit(format!(
-                "{}: more than {cap} positions explored; raise the cap with --script-max-positions",
-                self.spec
-            )));
-        }
-        let i = memo.keys.len() as u32;
-        let key = Arc::new(key);
-        memo.index.insert(key.clone(), i);
-        memo.keys.push(key);
-        memo.expanded.push(None);
-        memo.solved.push(None);
-        Ok(i)
+        memo.intern(key, self.script.limits().max_positions, &self.spec)
     }
 
     fn script_result(&self, key: &Key) -> Result<Option<Terminal>> {
@@ -127,14 +105,9 @@ impl TwoPlayerGame {
 
     /// Explores every position reachable from `start`, `start` first.
     fn explore(&self, memo: &mut Memo, start: u32) -> Result<Vec<u32>> {
-        let mut seen = vec![false; memo.keys.len()];
-        let mut order = vec![start];
-        seen[start as usize] = true;
-        let mut next = 0;
-        while next < order.len() {
-            let v = order[next];
-            next += 1;
-            if memo.expanded[v as usize].is_none() {
+        memo.explore(
+            start,
+            |memo, v| {
                 let key = memo.keys[v as usize].clone();
                 let terminal = self.script_result(&key)?;
                 let mut targets = Vec::new();
@@ -143,21 +116,11 @@ impl TwoPlayerGame {
                         targets.push(self.intern(memo, option)?);
                     }
                 }
-                memo.expanded[v as usize] = Some((terminal, targets));
-            }
-            if seen.len() < memo.keys.len() {
-                seen.resize(memo.keys.len(), false);
-            }
-            if let Some((_, targets)) = &memo.expanded[v as usize] {
-                for &w in targets {
-                    if !seen[w as usize] {
-                        seen[w as usize] = true;
-                        order.push(w);
-                    }
-                }
-            }
-        }
-        Ok(order)
+                Ok((terminal, targets))
+            },
+            |(_, targets)| targets.clone(),
+            |_, _| false,
+        )
     }
 
     /// Solves every position reachable from `start`; returns them.

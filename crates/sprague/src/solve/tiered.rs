@@ -161,6 +161,42 @@ impl Record {
             _ => Some(self.0 & REM),
         }
     }
+
+    /// The record of a position with `terminal` (if the game is over there) and the records
+    /// of its children: what the retrograde equations give, which tests use as an oracle.
+    /// Children that are all wins for the opponent (or none) make a loss.
+    ///
+    /// ```
+    /// use sprague::solve::tiered::{Record, Value};
+    /// let children = [Record::new(Value::Win, 3), Record::new(Value::Lose, 4)];
+    /// assert_eq!(Record::from_children(None, &children), Record::new(Value::Win, 5));
+    /// ```
+    pub fn from_children(terminal: Option<Terminal>, children: &[Record]) -> Record {
+        match terminal {
+            Some(Terminal::Win) => return Record::new(Value::Win, 0),
+            Some(Terminal::Loss) => return Record::new(Value::Lose, 0),
+            Some(Terminal::Tie) => return Record::new(Value::Tie, 0),
+            None => {}
+        }
+        let remoteness = |v: Value| {
+            children
+                .iter()
+                .filter(move |r| r.value() == v)
+                .filter_map(|r| r.remoteness())
+        };
+        if let Some(m) = remoteness(Value::Lose).min() {
+            Record::new(Value::Win, m + 1)
+        } else if children.iter().all(|r| r.value() == Value::Win) {
+            Record::new(
+                Value::Lose,
+                remoteness(Value::Win).max().map_or(0, |m| m + 1),
+            )
+        } else if let Some(m) = remoteness(Value::Tie).min() {
+            Record::new(Value::Tie, m + 1)
+        } else {
+            Record::new(Value::Draw, 0)
+        }
+    }
 }
 
 /// Figures of one solve.
@@ -1151,32 +1187,12 @@ mod tests {
         if let Some(&r) = memo.get(&v) {
             return r;
         }
-        let record = match game.terminal(&v) {
-            Some(Terminal::Win) => Record::new(Value::Win, 0),
-            Some(Terminal::Loss) => Record::new(Value::Lose, 0),
-            Some(Terminal::Tie) => Record::new(Value::Tie, 0),
-            None => {
-                let mut children = Vec::new();
-                game.children(&v, &mut children);
-                let values: Vec<Record> =
-                    children.iter().map(|&c| minimax(game, c, memo)).collect();
-                let rems = |value: Value| {
-                    values
-                        .iter()
-                        .filter(move |r| r.value() == value)
-                        .map(|r| r.remoteness().unwrap())
-                };
-                if let Some(min) = rems(Value::Lose).min() {
-                    Record::new(Value::Win, min + 1)
-                } else if values.iter().all(|r| r.value() == Value::Win) {
-                    Record::new(Value::Lose, rems(Value::Win).max().map_or(0, |m| m + 1))
-                } else if let Some(min) = rems(Value::Tie).min() {
-                    Record::new(Value::Tie, min + 1)
-                } else {
-                    Record::new(Value::Draw, 0)
-                }
-            }
-        };
+        let mut children = Vec::new();
+        if game.terminal(&v).is_none() {
+            game.children(&v, &mut children);
+        }
+        let values: Vec<Record> = children.iter().map(|&c| minimax(game, c, memo)).collect();
+        let record = Record::from_children(game.terminal(&v), &values);
         memo.insert(v, record);
         record
     }
