@@ -1050,7 +1050,8 @@ impl Family for QuixoFamily {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::solve::tiered::{check_consistency, Value};
+    use crate::solve::tiered::testing::{check_all_ranks, check_local, check_un_moves};
+    use crate::solve::tiered::Value;
     use std::collections::HashMap;
 
     struct Rng(u64);
@@ -1232,18 +1233,7 @@ pub(crate) mod tests {
                 } else {
                     (0..300).map(|_| rng.next() % size).collect()
                 };
-                check_consistency(&game, tier, samples.iter().copied()).unwrap();
-                // The in-tier parents are exactly the parents in the tier.
-                for &i in &samples {
-                    let p = game.unrank(tier, i).unwrap();
-                    let (mut all, mut inner) = (Vec::new(), Vec::new());
-                    game.parents(&p, &mut all);
-                    game.parents_in_tier(&p, &mut inner);
-                    all.retain(|q| game.rank(q).0 == tier);
-                    all.sort_unstable();
-                    inner.sort_unstable();
-                    assert_eq!(all, inner);
-                }
+                check_un_moves(&game, tier, &samples);
             }
         }
     }
@@ -1377,28 +1367,6 @@ pub(crate) mod tests {
         assert_eq!(moves.moves.len(), rules.moves(packed).count());
     }
 
-    /// Checks that the solved records of `samples` satisfy the retrograde equations with respect
-    /// to their children's records: the value and remoteness follow from the options'.
-    pub(crate) fn check_local<G: TieredGame<Position = u64>>(
-        game: &G,
-        solution: &Solution,
-        samples: impl Iterator<Item = u64>,
-    ) -> u64 {
-        let mut checked = 0;
-        for p in samples {
-            let r = solution.record(game, &p);
-            let mut children = Vec::new();
-            if game.terminal(&p).is_none() {
-                game.children(&p, &mut children);
-            }
-            let values: Vec<Record> = children.iter().map(|c| solution.record(game, c)).collect();
-            let expected = Record::from_children(game.terminal(&p), &values);
-            assert_eq!(r, expected, "position {p:x}");
-            checked += 1;
-        }
-        checked
-    }
-
     #[test]
     fn database_saves_and_reopens() {
         let rules = Quixo::new(3).unwrap();
@@ -1435,15 +1403,8 @@ pub(crate) mod tests {
     #[test]
     #[ignore]
     fn quixo_4_is_a_first_player_win_and_locally_consistent() {
-        use rayon::prelude::*;
         let rules = Quixo::new(4).unwrap();
-        // Unranking then ranking is the identity over every rank of every tier.
-        for tier in 0..rules.tier_count() {
-            (0..rules.tier_size(tier)).into_par_iter().for_each(|i| {
-                let p = rules.unrank(tier, i).unwrap();
-                assert_eq!(rules.rank(&p), (tier, i));
-            });
-        }
+        check_all_ranks(&rules, true);
         let solution = tiered::solve(&rules, Some(2), u64::MAX, &()).unwrap();
         let start = solution.record(&rules, &0);
         assert_eq!(start.value(), Value::Win);

@@ -339,7 +339,7 @@ impl Family for TeekoFamily {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::tiered::check_consistency;
+    use crate::solve::tiered::testing::{check_all_ranks, check_local, check_un_moves};
 
     struct Rng(u64);
     impl Rng {
@@ -406,19 +406,7 @@ mod tests {
             } else {
                 (0..2000).map(|_| rng.next() % size).collect()
             };
-            check_consistency(&game, tier, samples.iter().copied()).unwrap();
-            for &i in &samples {
-                let Some(p) = game.unrank(tier, i) else {
-                    continue;
-                };
-                let (mut all, mut inner) = (Vec::new(), Vec::new());
-                game.parents(&p, &mut all);
-                game.parents_in_tier(&p, &mut inner);
-                all.retain(|q| game.rank(q).0 == tier);
-                all.sort_unstable();
-                inner.sort_unstable();
-                assert_eq!(all, inner);
-            }
+            check_un_moves(&game, tier, &samples);
         }
     }
 
@@ -448,16 +436,8 @@ mod tests {
     #[test]
     #[ignore]
     fn teeko_is_a_draw_and_locally_consistent() {
-        use rayon::prelude::*;
         let game = Teeko::new();
-        // Unranking then ranking is the identity over every legal rank of every tier.
-        for tier in 0..game.tier_count() {
-            (0..game.tier_size(tier)).into_par_iter().for_each(|i| {
-                if let Some(p) = game.unrank(tier, i) {
-                    assert_eq!(game.rank(&p), (tier, i));
-                }
-            });
-        }
+        check_all_ranks(&game, false);
         let solution = crate::solve::tiered::solve(&game, Some(2), u64::MAX, &()).unwrap();
         let start = solution.record(&game, &0);
         assert_eq!(start.value(), crate::solve::tiered::Value::Draw);
@@ -470,10 +450,7 @@ mod tests {
             }
         }
         let n = samples.len() as u64;
-        assert_eq!(
-            crate::games::quixo::tests::check_local(&game, &solution, samples.into_iter()),
-            n
-        );
+        assert_eq!(check_local(&game, &solution, samples.into_iter()), n);
     }
 
     #[test]

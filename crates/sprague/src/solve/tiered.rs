@@ -1126,6 +1126,70 @@ impl TieredGame for ExplicitGame {
     }
 }
 
+/// Checks shared by the tests of tiered games (positions as `u64`).
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{check_consistency, Record, Solution, TieredGame};
+    use rayon::prelude::*;
+
+    /// Unranking then ranking is the identity over every rank of every tier (the whole index
+    /// space, in parallel); with `every_rank_legal`, every rank must also unrank.
+    pub(crate) fn check_all_ranks<G: TieredGame<Position = u64>>(game: &G, every_rank_legal: bool) {
+        for tier in 0..game.tier_count() {
+            (0..game.tier_size(tier))
+                .into_par_iter()
+                .for_each(|i| match game.unrank(tier, i) {
+                    Some(p) => assert_eq!(game.rank(&p), (tier, i)),
+                    None => assert!(!every_rank_legal, "rank {i} of tier {tier} is not legal"),
+                });
+        }
+    }
+
+    /// The un-moves of the sampled ranks of `tier` invert their moves
+    /// ([`check_consistency`]), and `parents_in_tier` gives exactly the parents in the tier.
+    pub(crate) fn check_un_moves<G: TieredGame<Position = u64>>(
+        game: &G,
+        tier: usize,
+        samples: &[u64],
+    ) {
+        check_consistency(game, tier, samples.iter().copied()).unwrap();
+        for &i in samples {
+            let Some(p) = game.unrank(tier, i) else {
+                continue;
+            };
+            let (mut all, mut inner) = (Vec::new(), Vec::new());
+            game.parents(&p, &mut all);
+            game.parents_in_tier(&p, &mut inner);
+            all.retain(|q| game.rank(q).0 == tier);
+            all.sort_unstable();
+            inner.sort_unstable();
+            assert_eq!(all, inner, "in-tier parents of {p:x}");
+        }
+    }
+
+    /// Checks that the solved records of `samples` satisfy the retrograde equations with respect
+    /// to their children's records ([`Record::from_children`]); returns how many were checked.
+    pub(crate) fn check_local<G: TieredGame<Position = u64>>(
+        game: &G,
+        solution: &Solution,
+        samples: impl Iterator<Item = u64>,
+    ) -> u64 {
+        let mut checked = 0;
+        for p in samples {
+            let r = solution.record(game, &p);
+            let mut children = Vec::new();
+            if game.terminal(&p).is_none() {
+                game.children(&p, &mut children);
+            }
+            let values: Vec<Record> = children.iter().map(|c| solution.record(game, c)).collect();
+            let expected = Record::from_children(game.terminal(&p), &values);
+            assert_eq!(r, expected, "position {p:x}");
+            checked += 1;
+        }
+        checked
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
