@@ -399,6 +399,18 @@ fn images4(x: u64) -> [u64; 8] {
         ((x & 0x3333_3333_3333_3333) << 2) | ((x >> 2) & 0x3333_3333_3333_3333)
     };
     let transpose = |x: u64| delta_swap(delta_swap(x, lanes(0x0A0A), 3), lanes(0x00CC), 6);
+    square_images(x, flip_columns, flip_rows, transpose)
+}
+
+/// The eight symmetries of the square applied to `x`, from its column flip, row flip and
+/// transpose, in the order of [`Square::images`].
+#[inline(always)]
+fn square_images(
+    x: u64,
+    flip_columns: impl Fn(u64) -> u64,
+    flip_rows: impl Fn(u64) -> u64,
+    transpose: impl Fn(u64) -> u64,
+) -> [u64; 8] {
     let h = flip_columns(x);
     let t = transpose(x);
     let th = flip_columns(t);
@@ -439,19 +451,7 @@ fn images5(x: u64) -> [u64; 8] {
         let x = delta_swap(x, band(3), 12);
         delta_swap(x, band(4), 16)
     };
-    let h = flip_columns(x);
-    let t = transpose(x);
-    let th = flip_columns(t);
-    [
-        x,
-        h,
-        flip_rows(x),
-        flip_rows(h),
-        t,
-        th,
-        flip_rows(t),
-        flip_rows(th),
-    ]
+    square_images(x, flip_columns, flip_rows, transpose)
 }
 
 /// A move: take the cube at `source`, push it in at `end`; the cells `from` shift one step
