@@ -1,6 +1,6 @@
 //! The command-line grammar.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 const AFTER_HELP: &str = "\
 Games are written as specs: NAME or NAME:PARAMS, then the position. Sums of different games are
@@ -77,6 +77,25 @@ pub enum NimberOp {
     Solve,
 }
 
+/// A position to analyse, as `value` and `moves` take it.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// GAME POSITION... [+ GAME POSITION...]
+    #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+    pub words: Vec<String>,
+    /// Read more of the position from FILE (`-` for stdin), words separated by white
+    /// space, appended after the ones on the command line: for positions too long for a
+    /// command line, such as 10^5 heads of `corners`.
+    #[arg(long, value_name = "FILE")]
+    pub position_file: Option<std::path::PathBuf>,
+    /// Misère play: the player unable to move wins.
+    #[arg(long)]
+    pub misere: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
@@ -84,40 +103,10 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  sprague value nim 3 4 5 --json\n  sprague value sub:1,3,4 2\n  sprague value kayles 5 + nim 3\n  sprague value nim 1 1 1 --misere\n  sprague value corners --position-file heads.txt"
     )]
-    Value {
-        /// GAME POSITION... [+ GAME POSITION...]
-        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
-        words: Vec<String>,
-        /// Read more of the position from FILE (`-` for stdin), words separated by white
-        /// space, appended after the ones on the command line: for positions too long for a
-        /// command line, such as 10^5 heads of `corners`.
-        #[arg(long, value_name = "FILE")]
-        position_file: Option<std::path::PathBuf>,
-        /// Misère play: the player unable to move wins.
-        #[arg(long)]
-        misere: bool,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Value(PositionArgs),
     /// Every option of a position with its outcome and value.
     #[command(after_help = "Example:\n  sprague moves kayles 7 --json")]
-    Moves {
-        /// GAME POSITION... [+ GAME POSITION...]
-        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
-        words: Vec<String>,
-        /// Read more of the position from FILE (`-` for stdin), words separated by white
-        /// space, appended after the ones on the command line: for positions too long for a
-        /// command line, such as 10^5 heads of `corners`.
-        #[arg(long, value_name = "FILE")]
-        position_file: Option<std::path::PathBuf>,
-        /// Misère play: the player unable to move wins.
-        #[arg(long)]
-        misere: bool,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Moves(PositionArgs),
     /// Nim values of single heaps 0..=N of a heap game.
     #[command(
         after_help = "Examples:\n  sprague table kayles --to 100\n  sprague table sub:1-3,7 --to 1000 --format csv"

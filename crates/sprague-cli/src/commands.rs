@@ -1,6 +1,6 @@
 //! One function per subcommand: call the library, hand the result to `output`.
 
-use crate::cli::{Cli, Command, NimberOp, TableFormat};
+use crate::cli::{Cli, Command, NimberOp, PositionArgs, TableFormat};
 use crate::output;
 use crate::progress::Bar;
 use anyhow::Result;
@@ -54,31 +54,15 @@ pub fn run(cli: Cli) -> Result<()> {
         max_positions: caps.script_max_positions as usize,
     })?;
     match cli.command {
-        Command::Value {
-            mut words,
-            position_file,
-            misere,
-            json,
-        } => {
-            if let Some(path) = position_file {
-                words.extend(read_words(&path)?);
-            }
-            let position = spec::parse_position(&words)?;
-            let report = sprague::analysis::value(&position, play(misere))?;
-            output::value(&report, &position, json)
+        Command::Value(args) => {
+            let position = position(&args)?;
+            let report = sprague::analysis::value(&position, play(args.misere))?;
+            output::value(&report, &position, args.json)
         }
-        Command::Moves {
-            mut words,
-            position_file,
-            misere,
-            json,
-        } => {
-            if let Some(path) = position_file {
-                words.extend(read_words(&path)?);
-            }
-            let position = spec::parse_position(&words)?;
-            let report = sprague::analysis::moves(&position, play(misere))?;
-            output::moves(&report, &position, json)
+        Command::Moves(args) => {
+            let position = position(&args)?;
+            let report = sprague::analysis::moves(&position, play(args.misere))?;
+            output::moves(&report, &position, args.json)
         }
         Command::Table {
             game,
@@ -296,6 +280,16 @@ fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> 
         }
     };
     output::nimber(op, &values, result, json)
+}
+
+/// The position of `value` or `moves`: the words on the command line, then those of the
+/// position file.
+fn position(args: &PositionArgs) -> Result<sprague::analysis::Position> {
+    let mut words = args.words.clone();
+    if let Some(path) = &args.position_file {
+        words.extend(read_words(path)?);
+    }
+    Ok(spec::parse_position(&words)?)
 }
 
 /// The largest position file read (bytes): far above any position worth solving.
