@@ -359,14 +359,7 @@ pub fn solve<G: TieredGame>(
             max_bytes >> 20
         )));
     }
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        builder = builder.num_threads(n);
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| Error::Internal(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| Solver::new(game, total, progress).run())
+    with_threads(threads, || Solver::new(game, total, progress).run())?
 }
 
 /// Runs `f` on a pool of `threads` worker threads (`None`: rayon's default), so that solves
@@ -898,14 +891,7 @@ pub fn reachable_weighted<G: TieredGame>(
         let bit = 1u64 << (g % 64);
         (seen[(g / 64) as usize].fetch_or(bit, Relaxed) & bit == 0).then_some(g)
     };
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        builder = builder.num_threads(n);
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| Error::Internal(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| {
+    with_threads(threads, || {
         let start = game.canonical(&game.start());
         mark(&start);
         let mut sum = weight(&start);
@@ -945,7 +931,7 @@ pub fn reachable_weighted<G: TieredGame>(
             count += frontier.len() as u64;
         }
         Ok((count, sum))
-    })
+    })?
 }
 
 /// Checks a game's ranking and un-moves at the given ranks of `tier`, as a sanity test for new
