@@ -1050,7 +1050,9 @@ impl Family for QuixoFamily {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::solve::tiered::testing::{check_all_ranks, check_local, check_un_moves};
+    use crate::solve::tiered::testing::{
+        check_all_ranks, check_local, check_un_moves, value_iteration,
+    };
     use crate::solve::tiered::Value;
     use std::collections::HashMap;
 
@@ -1268,55 +1270,9 @@ pub(crate) mod tests {
                 children.iter().map(|c| index[c]).collect()
             })
             .collect();
-        let mut value: Vec<Option<Record>> = positions
-            .iter()
-            .zip(&options)
-            .map(|(p, o)| match game.terminal(p) {
-                Some(Terminal::Win) => Some(Record::new(Value::Win, 0)),
-                Some(Terminal::Loss) => Some(Record::new(Value::Lose, 0)),
-                Some(Terminal::Tie) => Some(Record::new(Value::Tie, 0)),
-                None if o.is_empty() => Some(Record::new(Value::Lose, 0)),
-                None => None,
-            })
-            .collect();
-        loop {
-            let snapshot = value.clone();
-            let mut changed = false;
-            for v in 0..positions.len() {
-                if snapshot[v].is_some() {
-                    continue;
-                }
-                let opts: Vec<Option<Record>> = options[v].iter().map(|&w| snapshot[w]).collect();
-                let of = |kind: Value| {
-                    opts.iter()
-                        .flatten()
-                        .filter(move |r| r.value() == kind)
-                        .map(|r| r.remoteness().unwrap())
-                };
-                let new = if let Some(m) = of(Value::Lose).min() {
-                    Some(Record::new(Value::Win, m + 1))
-                } else if opts
-                    .iter()
-                    .all(|o| o.is_some_and(|r| r.value() == Value::Win))
-                {
-                    Some(Record::new(Value::Lose, of(Value::Win).max().unwrap() + 1))
-                } else {
-                    None
-                };
-                if new.is_some() {
-                    value[v] = new;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-        positions
-            .into_iter()
-            .zip(value)
-            .map(|(p, v)| (p, v.unwrap_or(Record::new(Value::Draw, 0))))
-            .collect()
+        let terminals: Vec<Option<Terminal>> = positions.iter().map(|p| game.terminal(p)).collect();
+        let values = value_iteration(&terminals, &options);
+        positions.into_iter().zip(values).collect()
     }
 
     #[test]

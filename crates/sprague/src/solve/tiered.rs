@@ -1115,7 +1115,7 @@ impl TieredGame for ExplicitGame {
 /// Checks shared by the tests of tiered games (positions as `u64`).
 #[cfg(test)]
 pub(crate) mod testing {
-    use super::{check_consistency, Record, Solution, TieredGame};
+    use super::{check_consistency, Record, Solution, Terminal, TieredGame, Value};
     use rayon::prelude::*;
 
     /// Unranking then ranking is the identity over every rank of every tier (the whole index
@@ -1151,6 +1151,68 @@ pub(crate) mod testing {
             inner.sort_unstable();
             assert_eq!(all, inner, "in-tier parents of {p:x}");
         }
+    }
+
+    /// The records of an explicit game by naive rounds of value iteration from snapshots
+    /// (wins and losses to a fixed point, then ties; the rest are draws): the oracle the fast
+    /// solver is tested against. `options[v]` are the children of `v`.
+    pub(crate) fn value_iteration(
+        terminals: &[Option<Terminal>],
+        options: &[Vec<usize>],
+    ) -> Vec<Record> {
+        let mut value: Vec<Option<Record>> = terminals
+            .iter()
+            .zip(options)
+            .map(|(t, o)| match t {
+                Some(Terminal::Win) => Some(Record::new(Value::Win, 0)),
+                Some(Terminal::Loss) => Some(Record::new(Value::Lose, 0)),
+                Some(Terminal::Tie) => Some(Record::new(Value::Tie, 0)),
+                None if o.is_empty() => Some(Record::new(Value::Lose, 0)),
+                None => None,
+            })
+            .collect();
+        for ties in [false, true] {
+            loop {
+                let snapshot = value.clone();
+                let mut changed = false;
+                for v in 0..options.len() {
+                    if snapshot[v].is_some() {
+                        continue;
+                    }
+                    let opts: Vec<Option<Record>> =
+                        options[v].iter().map(|&w| snapshot[w]).collect();
+                    let of = |kind: Value| {
+                        opts.iter()
+                            .flatten()
+                            .filter(move |r| r.value() == kind)
+                            .map(|r| r.remoteness().unwrap())
+                    };
+                    let new = if ties {
+                        of(Value::Tie).min().map(|m| Record::new(Value::Tie, m + 1))
+                    } else if let Some(m) = of(Value::Lose).min() {
+                        Some(Record::new(Value::Win, m + 1))
+                    } else if opts
+                        .iter()
+                        .all(|o| o.is_some_and(|r| r.value() == Value::Win))
+                    {
+                        Some(Record::new(Value::Lose, of(Value::Win).max().unwrap() + 1))
+                    } else {
+                        None
+                    };
+                    if new.is_some() {
+                        value[v] = new;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+        value
+            .into_iter()
+            .map(|v| v.unwrap_or(Record::new(Value::Draw, 0)))
+            .collect()
     }
 
     /// Checks that the solved records of `samples` satisfy the retrograde equations with respect
@@ -1249,62 +1311,14 @@ mod tests {
 
     /// A naive fixed point for loopy games: decide in rounds from a snapshot.
     fn rounds(game: &ExplicitGame) -> Vec<Record> {
-        let n = game.options.len();
-        let mut value: Vec<Option<Record>> = (0..n as u32)
-            .map(|v| match game.terminal(&v) {
-                Some(Terminal::Win) => Some(Record::new(Value::Win, 0)),
-                Some(Terminal::Loss) => Some(Record::new(Value::Lose, 0)),
-                Some(Terminal::Tie) => Some(Record::new(Value::Tie, 0)),
-                None if game.options[v as usize].is_empty() => Some(Record::new(Value::Lose, 0)),
-                None => None,
-            })
+        let n = game.options.len() as u32;
+        let terminals: Vec<Option<Terminal>> = (0..n).map(|v| game.terminal(&v)).collect();
+        let options: Vec<Vec<usize>> = game
+            .options
+            .iter()
+            .map(|o| o.iter().map(|&w| w as usize).collect())
             .collect();
-        for phase in [false, true] {
-            loop {
-                let snapshot = value.clone();
-                let mut changed = false;
-                for v in 0..n {
-                    if snapshot[v].is_some() {
-                        continue;
-                    }
-                    let opts: Vec<Option<Record>> = game.options[v]
-                        .iter()
-                        .map(|&w| snapshot[w as usize])
-                        .collect();
-                    let of = |kind: Value| {
-                        opts.iter()
-                            .flatten()
-                            .filter(move |r| r.value() == kind)
-                            .map(|r| r.remoteness().unwrap())
-                    };
-                    let new = if !phase {
-                        if let Some(m) = of(Value::Lose).min() {
-                            Some(Record::new(Value::Win, m + 1))
-                        } else if opts
-                            .iter()
-                            .all(|o| o.is_some_and(|r| r.value() == Value::Win))
-                        {
-                            Some(Record::new(Value::Lose, of(Value::Win).max().unwrap() + 1))
-                        } else {
-                            None
-                        }
-                    } else {
-                        of(Value::Tie).min().map(|m| Record::new(Value::Tie, m + 1))
-                    };
-                    if new.is_some() {
-                        value[v] = new;
-                        changed = true;
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
-        }
-        value
-            .into_iter()
-            .map(|v| v.unwrap_or(Record::new(Value::Draw, 0)))
-            .collect()
+        super::testing::value_iteration(&terminals, &options)
     }
 
     fn solved_records(game: &ExplicitGame, threads: usize) -> Vec<Record> {
