@@ -83,7 +83,9 @@ pub fn run_with(
     });
     let mut rng = XorShift::new(seed);
     let colours = Colours(colour);
-    if rated_moves(&position, play)?.is_empty() {
+    // The start's moves are rated once, here, and used by the first turn below.
+    let mut start_moves = Some(rated_moves(&position, play)?);
+    if start_moves.as_ref().is_some_and(Vec::is_empty) {
         return Err(crate::commands::BadInput(format!(
             "there is no move to make in '{position}': give a position to play from, such as \
              'sprague play nim 3 4 5' (see 'sprague catalog' for each game's positions)"
@@ -102,7 +104,10 @@ pub fn run_with(
     let mut shown = false;
     loop {
         let turn = history.last().cloned().context("empty history")?;
-        let moves = rated_moves(&turn.position, play)?;
+        let moves = match start_moves.take() {
+            Some(moves) => moves,
+            None => rated_moves(&turn.position, play)?,
+        };
         if !shown {
             writeln!(output, "\n{}", render(&turn.position))?;
             shown = true;
