@@ -150,7 +150,7 @@ pub enum Command {
     /// Solve a game graph file (outcome, remoteness and loopy nim value of every vertex), or
     /// strongly solve a game from a start position.
     #[command(
-        after_help = "FILE: a first line 'n m', then m lines 'u v' (a move from u to v; vertices 0..n-1).\n\nExamples:\n  sprague solve graph.txt --json\n  sprague solve cards:2,10"
+        after_help = "FILE: a first line 'n m', then m lines 'u v' (a move from u to v; vertices 0..n-1).\n\nStrong solutions that take a second or more are saved in $XDG_CACHE_HOME/sprague (else\n~/.cache/sprague) and reopened by later runs; SPRAGUE_DB_DIR=DIR saves every one in DIR,\nSPRAGUE_DB_DIR= (empty) keeps them in memory.\n\nExamples:\n  sprague solve graph.txt --json\n  sprague solve cards:2,10\n  sprague solve quixo:4 --threads 2"
     )]
     Solve {
         /// A graph file, or GAME [POSITION...].
@@ -218,7 +218,7 @@ pub enum Command {
     },
     /// Play against a perfect opponent in the terminal, with hints on request.
     #[command(
-        after_help = "In the game, type a move as 'moves' lists it (a cell such as b2 for boards, a column\nnumber for connect, '7 -> 2+3' style for heaps), or: hint, moves, engine, undo, help, quit.\n\nExamples:\n  sprague play mnk:3,3,3\n  sprague play kayles 7 5 --seed 1\n  sprague play nim 3 4 5 --misere"
+        after_help = "In the game, type a move as 'moves' lists it (a cell such as b2 for boards, a column\nnumber for connect, '7 -> 2+3' style for heaps), or: hint, moves, engine, undo, help, quit.\n\nStrong solutions that take a second or more are saved in $XDG_CACHE_HOME/sprague (else\n~/.cache/sprague) and reopened by later runs; SPRAGUE_DB_DIR=DIR saves every one in DIR,\nSPRAGUE_DB_DIR= (empty) keeps them in memory.\n\nExamples:\n  sprague play mnk:3,3,3\n  sprague play kayles 7 5 --seed 1\n  sprague play nim 3 4 5 --misere"
     )]
     Play {
         /// GAME [POSITION...]
