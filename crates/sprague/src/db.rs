@@ -1,20 +1,16 @@
 //! Databases of solved games: save a [`Solution`] to a file and reopen it, so that later
 //! queries and play are instant.
 //!
-//! # File format (version 1, little-endian)
+//! # File format
+//! A [`crate::file`] of kind `TIER`, payload version [`FORMAT_VERSION`]:
 //! | bytes | content |
 //! |---|---|
-//! | 8 | magic `SPRAGUDB` |
-//! | 4 | format version |
-//! | 4 | length L of the game spec |
-//! | L | the game spec, e.g. `mnk:4,4,4` (its parameters included) |
 //! | 8 | tier count T |
 //! | 8·T | tier sizes |
 //! | 2·N | the records, N = the sum of the tier sizes |
-//! | 8 | checksum: FNV-1a over 64-bit words of everything before it |
 //!
 //! Reopening checks every field; a file for another game, another layout, another version, or
-//! with a bad checksum is refused with an [`Error::Io`] that says which.
+//! with a bad checksum is refused with an [`Error::File`] that says which.
 //!
 //! The process keeps solved tables in memory ([`cached`]) and on disk, as `DIR/<spec>.sdb`:
 //! - when the environment variable `SPRAGUE_DB_DIR` names a directory, in that directory, and
@@ -27,17 +23,12 @@
 //! Files are written to a temporary name and renamed, so a reader never sees half a file.
 
 use crate::error::{Error, Result};
+use crate::file::{self, Expected, Kind};
 use crate::solve::tiered::Solution;
 use std::collections::HashMap;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
-
-/// The first bytes of every database.
-pub const MAGIC: &[u8; 8] = b"SPRAGUDB";
-
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
 
 /// The environment variable naming a directory of databases.
 pub const DB_DIR_VARIABLE: &str = "SPRAGUE_DB_DIR";
@@ -90,59 +81,9 @@ impl Store {
     }
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-/// FNV-1a over 64-bit little-endian words (the last word zero-padded), streaming.
-#[derive(Clone, Copy, Debug)]
-struct Checksum {
-    hash: u64,
-    pending: [u8; 8],
-    filled: usize,
-}
-
-impl Checksum {
-    fn new() -> Checksum {
-        Checksum {
-            hash: FNV_OFFSET,
-            pending: [0; 8],
-            filled: 0,
-        }
-    }
-
-    fn word(&mut self, w: u64) {
-        self.hash = (self.hash ^ w).wrapping_mul(FNV_PRIME);
-    }
-
-    fn update(&mut self, mut bytes: &[u8]) {
-        while self.filled > 0 && !bytes.is_empty() {
-            self.pending[self.filled] = bytes[0];
-            self.filled += 1;
-            bytes = &bytes[1..];
-            if self.filled == 8 {
-                self.word(u64::from_le_bytes(self.pending));
-                self.filled = 0;
-            }
-        }
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            self.word(u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8])));
-        }
-        for &b in chunks.remainder() {
-            self.pending[self.filled] = b;
-            self.filled += 1;
-        }
-    }
-
-    fn finish(mut self) -> u64 {
-        if self.filled > 0 {
-            self.pending[self.filled..].fill(0);
-            self.word(u64::from_le_bytes(self.pending));
-        }
-        self.word(0x5350_5241_4755_4500);
-        self.hash
-    }
-}
+/// The payload version of databases ([`crate::file::Kind::DATABASE`]) this build writes and
+/// reads.
+pub const FORMAT_VERSION: u32 = 2;
 
 fn io_error(path: &Path, reason: impl Into<String>) -> Error {
     Error::Io {
@@ -151,185 +92,84 @@ fn io_error(path: &Path, reason: impl Into<String>) -> Error {
     }
 }
 
-struct HashingWriter<W: Write> {
-    inner: W,
-    checksum: Checksum,
-}
-
-impl<W: Write> HashingWriter<W> {
-    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.checksum.update(bytes);
-        self.inner.write_all(bytes)
-    }
-}
-
-/// Saves `solution`, the table of game `spec`, to `path`.
+/// Saves `solution`, the table of game `spec`, to `path` (atomically; see [`crate::file`]).
 ///
 /// # Errors
-/// [`Error::Io`] when the file cannot be written.
+/// [`Error::File`] when the file cannot be written.
 pub fn save(path: &Path, spec: &str, solution: &Solution) -> Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.tmp", std::process::id()));
-    let temporary = path.with_file_name(name);
-    let written = write(&temporary, spec, solution).and_then(|()| {
-        std::fs::rename(&temporary, path).map_err(|e| io_error(path, e.to_string()))
-    });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written
-}
-
-fn write(path: &Path, spec: &str, solution: &Solution) -> Result<()> {
-    let file = std::fs::File::create(path).map_err(|e| io_error(path, e.to_string()))?;
-    let mut w = HashingWriter {
-        inner: BufWriter::with_capacity(1 << 20, file),
-        checksum: Checksum::new(),
-    };
     let sizes = solution.tier_sizes();
-    let result = (|| -> std::io::Result<()> {
-        w.put(MAGIC)?;
-        w.put(&FORMAT_VERSION.to_le_bytes())?;
-        w.put(&(spec.len() as u32).to_le_bytes())?;
-        w.put(spec.as_bytes())?;
-        w.put(&(sizes.len() as u64).to_le_bytes())?;
-        for s in &sizes {
-            w.put(&s.to_le_bytes())?;
-        }
-        let mut buffer = Vec::with_capacity(1 << 16);
-        for chunk in solution.records().chunks(1 << 15) {
-            buffer.clear();
-            for r in chunk {
-                buffer.extend_from_slice(&r.to_le_bytes());
+    let records = solution.records();
+    let payload_len = 8 + 8 * sizes.len() as u64 + 2 * records.len() as u64;
+    file::write(
+        path,
+        Kind::DATABASE,
+        FORMAT_VERSION,
+        spec,
+        payload_len,
+        |w| {
+            w.write_all(&(sizes.len() as u64).to_le_bytes())?;
+            for s in &sizes {
+                w.write_all(&s.to_le_bytes())?;
             }
-            w.put(&buffer)?;
-        }
-        let sum = w.checksum.finish();
-        w.inner.write_all(&sum.to_le_bytes())?;
-        w.inner.flush()
-    })();
-    result.map_err(|e| io_error(path, e.to_string()))
-}
-
-struct HashingReader<R: Read> {
-    inner: R,
-    checksum: Checksum,
-}
-
-impl<R: Read> HashingReader<R> {
-    fn take(&mut self, buffer: &mut [u8]) -> std::io::Result<()> {
-        self.inner.read_exact(buffer)?;
-        self.checksum.update(buffer);
-        Ok(())
-    }
-    fn u32(&mut self) -> std::io::Result<u32> {
-        let mut b = [0; 4];
-        self.take(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-    fn u64(&mut self) -> std::io::Result<u64> {
-        let mut b = [0; 8];
-        self.take(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
+            let mut buffer = Vec::with_capacity(1 << 16);
+            for chunk in records.chunks(1 << 15) {
+                buffer.clear();
+                for r in chunk {
+                    buffer.extend_from_slice(&r.to_le_bytes());
+                }
+                w.write_all(&buffer)?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Reopens the database of game `spec` at `path`; `tier_sizes` is the game's layout.
 ///
 /// # Errors
-/// [`Error::Io`] when the file cannot be read, is not a database, is for another game or
+/// [`Error::File`] when the file cannot be read, is not a database, is for another game or
 /// layout or format version, is truncated, or fails its checksum.
 pub fn load(path: &Path, spec: &str, tier_sizes: &[u64]) -> Result<Solution> {
-    let file = std::fs::File::open(path).map_err(|e| io_error(path, e.to_string()))?;
-    let file_len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut r = HashingReader {
-        inner: BufReader::with_capacity(1 << 20, file),
-        checksum: Checksum::new(),
-    };
-    let truncated = |e: std::io::Error| {
-        if e.kind() == std::io::ErrorKind::UnexpectedEof {
-            io_error(path, "corrupt database: the file is truncated")
-        } else {
-            io_error(path, e.to_string())
-        }
-    };
-    let mut magic = [0u8; 8];
-    r.take(&mut magic)
-        .map_err(|_| io_error(path, "not a sprague database (too short)"))?;
-    if &magic != MAGIC {
-        return Err(io_error(path, "not a sprague database (bad magic bytes)"));
-    }
-    let version = r.u32().map_err(truncated)?;
-    if version != FORMAT_VERSION {
-        return Err(io_error(
-            path,
-            format!(
-                "database format version {version}; this sprague reads version {FORMAT_VERSION}"
-            ),
-        ));
-    }
-    let spec_len = r.u32().map_err(truncated)? as u64;
-    if spec_len > 4096 || spec_len > file_len {
-        return Err(io_error(path, "corrupt database: bad game spec length"));
-    }
-    let mut spec_bytes = vec![0u8; spec_len as usize];
-    r.take(&mut spec_bytes).map_err(truncated)?;
-    let stored_spec = String::from_utf8_lossy(&spec_bytes).into_owned();
-    if stored_spec != spec {
-        return Err(io_error(
-            path,
-            format!("the database holds {stored_spec}, not {spec}"),
-        ));
-    }
-    let tiers = r.u64().map_err(truncated)?;
+    let mut r = file::open(
+        path,
+        &Expected {
+            kind: Kind::DATABASE,
+            version: FORMAT_VERSION,
+            spec: Some(spec),
+        },
+    )?;
+    let mut word = [0u8; 8];
+    r.read_payload(&mut word)?;
+    let tiers = u64::from_le_bytes(word);
     if tiers != tier_sizes.len() as u64 {
-        return Err(io_error(
-            path,
-            format!(
-                "the database's layout does not match {spec} ({tiers} tiers, expected {})",
-                tier_sizes.len()
-            ),
-        ));
+        return Err(r.corrupt(format!(
+            "the layout does not match {spec} ({tiers} tiers, expected {})",
+            tier_sizes.len()
+        )));
     }
     for (t, &expected) in tier_sizes.iter().enumerate() {
-        let size = r.u64().map_err(truncated)?;
+        r.read_payload(&mut word)?;
+        let size = u64::from_le_bytes(word);
         if size != expected {
-            return Err(io_error(
-                path,
-                format!("the database's layout does not match {spec} (tier {t} has {size} positions, expected {expected})"),
-            ));
+            return Err(r.corrupt(format!(
+                "the layout does not match {spec} (tier {t} has {size} positions, expected {expected})"
+            )));
         }
     }
     let total: u64 = tier_sizes.iter().sum();
-    if total.saturating_mul(2) > file_len {
-        return Err(io_error(path, "corrupt database: the file is truncated"));
+    if Some(r.remaining()) != total.checked_mul(2) {
+        return Err(r.corrupt("the record count does not match the layout"));
     }
     let mut records = vec![0u16; total as usize];
     let mut buffer = vec![0u8; 1 << 16];
     for chunk in records.chunks_mut(1 << 15) {
         let bytes = &mut buffer[..chunk.len() * 2];
-        r.take(bytes).map_err(truncated)?;
+        r.read_payload(bytes)?;
         for (slot, pair) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
             *slot = u16::from_le_bytes([pair[0], pair[1]]);
         }
     }
-    let expected = r.checksum.finish();
-    let mut stored = [0u8; 8];
-    r.inner.read_exact(&mut stored).map_err(truncated)?;
-    if u64::from_le_bytes(stored) != expected {
-        return Err(io_error(path, "corrupt database: checksum mismatch"));
-    }
-    let mut extra = [0u8; 1];
-    if r.inner
-        .read(&mut extra)
-        .map_err(|e| io_error(path, e.to_string()))?
-        != 0
-    {
-        return Err(io_error(
-            path,
-            "corrupt database: trailing bytes after the checksum",
-        ));
-    }
+    r.finish()?;
     Solution::from_records(tier_sizes, records)
 }
 
@@ -518,10 +358,10 @@ mod tests {
         assert!(err.contains("truncated"), "{err}");
         std::fs::write(&path, b"hello world, not a database").unwrap();
         let err = load(&path, "mnk:3,3,3", &sizes).unwrap_err().to_string();
-        assert!(err.contains("not a sprague database"), "{err}");
+        assert!(err.contains("not a sprague file"), "{err}");
         std::fs::remove_file(&path).ok();
         let err = load(&path, "mnk:3,3,3", &sizes).unwrap_err();
-        assert!(matches!(err, Error::Io { .. }));
+        assert!(matches!(err, Error::File { .. }));
     }
 
     #[test]
@@ -551,7 +391,7 @@ mod tests {
         let other = "test-only:corrupt";
         std::fs::write(dir.join(file_name(other)), b"SPRAGUDBxx").unwrap();
         let err = cached_in(&store, other, &sizes, solve).unwrap_err();
-        assert!(matches!(err, Error::Io { .. }), "{err}");
+        assert!(matches!(err, Error::File { .. }), "{err}");
         // No temporary file is left beside the databases.
         let names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
@@ -620,22 +460,5 @@ mod tests {
             Store::Cache(PathBuf::from("/h/.cache/sprague"))
         );
         assert_eq!(Store::from_vars(None, None, None), Store::Memory);
-    }
-
-    #[test]
-    fn checksum_depends_on_every_word_and_on_chunking_not_at_all() {
-        let data: Vec<u8> = (0..1000u32).map(|i| (i * 7 % 251) as u8).collect();
-        let mut whole = Checksum::new();
-        whole.update(&data);
-        let mut pieces = Checksum::new();
-        for chunk in data.chunks(13) {
-            pieces.update(chunk);
-        }
-        assert_eq!(whole.finish(), pieces.finish());
-        let mut changed = data.clone();
-        changed[999] ^= 1;
-        let mut other = Checksum::new();
-        other.update(&changed);
-        assert_ne!(whole.finish(), other.finish());
     }
 }

@@ -40,6 +40,15 @@ pub enum Error {
         /// The operating system's message.
         reason: String,
     },
+    /// A saved file (database, checkpoint) that cannot be used: unreadable, for another game
+    /// or format version, truncated or damaged.
+    #[error("{path}: {problem}")]
+    File {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        problem: crate::file::Problem,
+    },
     /// An error in a game script (`script:PATH`): a syntax or run-time error, a wrong return
     /// type, or a script cap exceeded, at a place in the file.
     #[error("{file}:{line}:{column}: {message}")]

@@ -26,6 +26,7 @@ pub mod analysis;
 pub mod counting;
 pub mod db;
 pub mod error;
+pub mod file;
 pub mod game;
 pub mod games;
 pub mod heap;
@@ -35,6 +36,7 @@ pub mod nimber;
 pub mod play;
 pub mod progress;
 pub mod script;
+pub mod simd;
 pub mod solve;
 pub mod spec;
 
