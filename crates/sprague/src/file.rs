@@ -567,7 +567,8 @@ mod tests {
                 ..
             })
         ));
-        let cases: [(Vec<u8>, fn(&Problem) -> bool); 6] = [
+        type Check = fn(&Problem) -> bool;
+        let cases: [(Vec<u8>, Check); 6] = [
             (b"hello".to_vec(), |p| {
                 matches!(p, Problem::NotSprague { .. })
             }),
