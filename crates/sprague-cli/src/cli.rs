@@ -31,19 +31,19 @@ pub struct Cli {
 #[derive(clap::Args, Debug)]
 pub struct ScriptCaps {
     /// Script games: most Rhai operations in one call of a script function.
-    #[arg(long, global = true, value_name = "N", default_value_t = sprague::script::Limits::DEFAULT.max_operations, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, global = true, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub script_max_operations: u64,
     /// Script games: deepest nesting of function calls.
-    #[arg(long, global = true, value_name = "N", default_value_t = sprague::script::Limits::DEFAULT.max_call_depth as u64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, global = true, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub script_max_call_depth: u64,
     /// Script games: longest string, in characters.
-    #[arg(long, global = true, value_name = "N", default_value_t = sprague::script::Limits::DEFAULT.max_string as u64, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    #[arg(long, global = true, value_name = "N", default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_string: u64,
     /// Script games: most elements in one array or map, nested ones counted.
-    #[arg(long, global = true, value_name = "N", default_value_t = sprague::script::Limits::DEFAULT.max_array as u64, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    #[arg(long, global = true, value_name = "N", default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_array: u64,
     /// Script games: most positions (or heaps) one game explores.
-    #[arg(long, global = true, value_name = "N", default_value_t = sprague::script::Limits::DEFAULT.max_positions as u64, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    #[arg(long, global = true, value_name = "N", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_positions: u64,
 }
 

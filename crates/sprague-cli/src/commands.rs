@@ -1,29 +1,68 @@
 //! One function per subcommand: call the library, hand the result to `output`.
 
-use crate::cli::{Cli, Command, NimberOp, PositionArgs, TableFormat};
+use crate::cli::{Cli, Command, NimberOp, PositionArgs, ScriptCaps, TableFormat};
+use crate::error::bad;
 use crate::output;
 use crate::progress::Bar;
 use anyhow::Result;
+use sprague::catalog::{Catalog, Settings};
+use sprague::game::notation::parse_u64;
 use sprague::game::Play;
-use sprague::heap::{HeapValues, PeriodSearch};
+use sprague::heap::PeriodSearch;
 use sprague::nimber::Nimber;
-use sprague::spec;
+use sprague::solve::store::{Disk, FileStore};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-/// Bad input found by the command line itself (exit code 2).
-#[derive(Debug)]
-pub struct BadInput(pub String);
+/// The environment variable naming a directory of strong solutions (read here, by the front
+/// end; the library reads no environment).
+pub const DB_DIR_VARIABLE: &str = "SPRAGUE_DB_DIR";
 
-impl std::fmt::Display for BadInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+/// Where strong solutions are kept, as the environment asks: `SPRAGUE_DB_DIR=DIR` (strict),
+/// `SPRAGUE_DB_DIR=` (memory only), else the user's cache directory.
+fn disk_from_env() -> Disk {
+    let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
+    disk_from_vars(var(DB_DIR_VARIABLE), var("XDG_CACHE_HOME"), var("HOME"))
+}
+
+/// [`disk_from_env`] for these values of `SPRAGUE_DB_DIR`, `XDG_CACHE_HOME` and `HOME`.
+fn disk_from_vars(
+    db_dir: Option<PathBuf>,
+    xdg_cache: Option<PathBuf>,
+    home: Option<PathBuf>,
+) -> Disk {
+    let set = |v: Option<PathBuf>| v.filter(|d| !d.as_os_str().is_empty());
+    match db_dir {
+        Some(dir) if dir.as_os_str().is_empty() => Disk::None,
+        Some(dir) => Disk::Directory(dir),
+        None => set(xdg_cache)
+            .or_else(|| set(home).map(|h| h.join(".cache")))
+            .map_or(Disk::None, |base| Disk::Cache(base.join("sprague"))),
     }
 }
 
-impl std::error::Error for BadInput {}
-
-fn bad(message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(BadInput(message.into()))
+/// The catalog with the settings of this command line: the store of the environment and the
+/// script caps of the flags.
+pub fn catalog(caps: &ScriptCaps) -> Result<Catalog> {
+    #[cfg(feature = "rhai")]
+    let script = {
+        let script = sprague::script::Limits {
+            max_operations: caps.script_max_operations,
+            max_call_depth: caps.script_max_call_depth as usize,
+            max_string: caps.script_max_string as usize,
+            max_array: caps.script_max_array as usize,
+            max_positions: caps.script_max_positions as usize,
+        };
+        script.check()?;
+        script
+    };
+    #[cfg(not(feature = "rhai"))]
+    let _ = caps;
+    Ok(Catalog::new(Settings {
+        store: Arc::new(FileStore::new(disk_from_env())),
+        #[cfg(feature = "rhai")]
+        script,
+    }))
 }
 
 fn play(misere: bool) -> Play {
@@ -35,32 +74,20 @@ fn play(misere: bool) -> Play {
 }
 
 fn number(text: &str, what: &str) -> Result<u64> {
-    spec::parse_u64(text, what).map_err(bad)
-}
-
-fn heap_game(spec_text: &str) -> Result<(String, Arc<dyn HeapValues>)> {
-    let (game, heap) = sprague::heap::heap_game(spec_text)?;
-    Ok((game.spec(), heap))
+    parse_u64(text, what).map_err(bad)
 }
 
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
-    let caps = &cli.script;
-    sprague::script::set_limits(sprague::script::Limits {
-        max_operations: caps.script_max_operations,
-        max_call_depth: caps.script_max_call_depth as usize,
-        max_string: caps.script_max_string as usize,
-        max_array: caps.script_max_array as usize,
-        max_positions: caps.script_max_positions as usize,
-    })?;
+    let catalog = catalog(&cli.script)?;
     match cli.command {
         Command::Value(args) => {
-            let position = position(&args)?;
+            let position = position(&catalog, &args)?;
             let report = sprague::analysis::value(&position, play(args.misere))?;
             output::value(&report, &position, args.json)
         }
         Command::Moves(args) => {
-            let position = position(&args)?;
+            let position = position(&catalog, &args)?;
             let report = sprague::analysis::moves(&position, play(args.misere))?;
             output::moves(&report, &position, args.json)
         }
@@ -82,7 +109,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 },
                 None => default_threads,
             };
-            let (name, heap) = heap_game(&game)?;
+            let (name, heap) = catalog.heap_game(&game)?;
             let asked_for_engine = checkpoint.is_some();
             let mut options = sprague::heap::rare::Options {
                 threads,
@@ -116,7 +143,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Period { game, max, json } => {
             let max = number(&max, "--max")?;
-            let (name, heap) = heap_game(&game)?;
+            let (name, heap) = catalog.heap_game(&game)?;
             let search: PeriodSearch = heap.period(max, &Bar::new())?;
             output::period(&name, &search, json)
         }
@@ -124,7 +151,7 @@ pub fn run(cli: Cli) -> Result<()> {
             words,
             json,
             threads,
-        } => solve(&words, json, threads.as_deref()),
+        } => solve(&catalog, &words, json, threads.as_deref()),
         Command::Nimber {
             op,
             args,
@@ -165,9 +192,9 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             let mut input = std::io::stdin().lock();
             let mut output = std::io::stdout().lock();
-            crate::play::run(&words, seed, &mut input, &mut output)
+            crate::play::run(&catalog, &words, seed, &mut input, &mut output)
         }
-        Command::Catalog { json } => output::catalog(&spec::catalog(), json),
+        Command::Catalog { json } => output::catalog(Catalog::entries(), json),
         Command::Serve { bind, port } => {
             let bind: std::net::IpAddr = bind
                 .parse()
@@ -175,19 +202,19 @@ pub fn run(cli: Cli) -> Result<()> {
             let port = number(&port, "--port")?;
             let port = u16::try_from(port)
                 .map_err(|_| bad(format!("--port must be at most 65535, got {port}")))?;
-            sprague_web::serve(bind, port)?;
+            sprague_web::serve(catalog, bind, port)?;
             Ok(())
         }
     }
 }
 
-fn solve(words: &[String], json: bool, threads: Option<&str>) -> Result<()> {
+fn solve(catalog: &Catalog, words: &[String], json: bool, threads: Option<&str>) -> Result<()> {
     let first = &words[0];
-    match spec::parse_game(first) {
+    match catalog.game(first) {
         Ok(game) => {
             let threads = match threads {
                 Some(t) => Some(
-                    sprague::spec::parse_u64(t, "the number of threads")
+                    parse_u64(t, "the number of threads")
                         .ok()
                         .filter(|&n| (1..=1024).contains(&n))
                         .ok_or_else(|| bad(format!("--threads takes 1 to 1024, got '{t}'")))?
@@ -195,9 +222,9 @@ fn solve(words: &[String], json: bool, threads: Option<&str>) -> Result<()> {
                 ),
                 None => None,
             };
-            let report = sprague::solve::tiered::with_threads(threads, || {
-                game.solve(&words[1..], &Bar::new())
-            })?;
+            let rest: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+            let report =
+                sprague::solve::tiered::with_threads(threads, || game.solve(&rest, &Bar::new()))?;
             let report = report.ok_or_else(|| {
                 bad(format!(
                     "{} cannot be strongly solved from a start position; try 'sprague value'",
@@ -284,12 +311,12 @@ fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> 
 
 /// The position of `value` or `moves`: the words on the command line, then those of the
 /// position file.
-fn position(args: &PositionArgs) -> Result<sprague::analysis::Position> {
+fn position(catalog: &Catalog, args: &PositionArgs) -> Result<sprague::erased::Position> {
     let mut words = args.words.clone();
     if let Some(path) = &args.position_file {
         words.extend(read_words(path)?);
     }
-    Ok(spec::parse_position(&words)?)
+    Ok(catalog.parse_position(&words)?)
 }
 
 /// The largest position file read (bytes): far above any position worth solving.
@@ -319,4 +346,28 @@ fn read_words(path: &std::path::Path) -> Result<Vec<String>> {
         .into());
     }
     Ok(text.split_whitespace().map(str::to_owned).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_environment_chooses_the_store() {
+        let p = |s: &str| Some(PathBuf::from(s));
+        assert_eq!(disk_from_vars(p(""), p("/x"), p("/h")), Disk::None);
+        assert_eq!(
+            disk_from_vars(p("/db"), p("/x"), p("/h")),
+            Disk::Directory(PathBuf::from("/db"))
+        );
+        assert_eq!(
+            disk_from_vars(None, p("/x"), p("/h")),
+            Disk::Cache(PathBuf::from("/x/sprague"))
+        );
+        assert_eq!(
+            disk_from_vars(None, p(""), p("/h")),
+            Disk::Cache(PathBuf::from("/h/.cache/sprague"))
+        );
+        assert_eq!(disk_from_vars(None, None, None), Disk::None);
+    }
 }

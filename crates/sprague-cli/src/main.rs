@@ -2,6 +2,7 @@
 
 mod cli;
 mod commands;
+mod error;
 mod output;
 mod play;
 mod progress;
@@ -29,7 +30,7 @@ fn exit_code(error: &anyhow::Error) -> u8 {
         if let Some(e) = cause.downcast_ref::<sprague::Error>() {
             return if e.is_user_error() { 2 } else { 1 };
         }
-        if cause.downcast_ref::<commands::BadInput>().is_some() {
+        if cause.downcast_ref::<error::BadInput>().is_some() {
             return 2;
         }
     }

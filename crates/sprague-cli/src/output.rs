@@ -3,12 +3,13 @@
 use crate::cli::NimberOp;
 use anyhow::Result;
 use serde::Serialize;
-use sprague::analysis::{MovesReport, Position, SolveReport, ValueReport};
-use sprague::game::Outcome;
+use sprague::analysis::{MovesReport, ValueReport};
+use sprague::catalog::Entry;
+use sprague::erased::Position;
+use sprague::game::{Outcome, Play, SolveReport};
 use sprague::heap::{PeriodReport, PeriodSearch, Table, TableReport};
 use sprague::nimber::Nimber;
 use sprague::solve::GraphReport;
-use sprague::spec::CatalogEntry;
 use std::io::{self, BufWriter, Write};
 
 fn stdout() -> BufWriter<io::StdoutLock<'static>> {
@@ -37,17 +38,22 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
     }
     let mut out = stdout();
     writeln!(out, "position:   {position}")?;
+    if report.play == Play::Misere {
+        writeln!(out, "play:       misère (the player unable to move wins)")?;
+    }
     writeln!(out, "outcome:    {}", outcome_words(report.outcome))?;
     match (&report.nim_value, &report.loopy_value) {
         (Some(g), _) => writeln!(out, "nim value:  {g}")?,
         (None, Some(loopy)) => writeln!(out, "nim value:  {loopy}")?,
         _ => {}
     }
-    if let Some(v) = report.value {
+    if let Some(v) = report.score {
         writeln!(out, "value:      {v}")?;
     }
-    if let Some(r) = report.remoteness {
-        writeln!(out, "remoteness: {r}")?;
+    match (report.remoteness, report.remoteness_note) {
+        (Some(r), _) => writeln!(out, "remoteness: {r}")?,
+        (None, Some(note)) => writeln!(out, "remoteness: {note}")?,
+        (None, None) => {}
     }
     if let Some(why) = &report.winning_moves_omitted {
         writeln!(out, "winning moves: not all listed ({why})")?;
@@ -83,7 +89,7 @@ pub fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result
     }
     let width = report.moves.iter().map(|m| m.text.len()).max().unwrap_or(0);
     for m in &report.moves {
-        let mut value = match (&m.nim_value, &m.loopy_value, m.value) {
+        let mut value = match (&m.nim_value, &m.loopy_value, m.score) {
             (_, _, Some(v)) => format!("value {v}"),
             (Some(g), _, _) => format!("nim value {g}"),
             (None, Some(l), _) => format!("nim value {l}"),
@@ -221,7 +227,7 @@ pub fn nimber(op: NimberOp, args: &[Nimber], result: Option<Nimber>, as_json: bo
     Ok(())
 }
 
-pub fn catalog(entries: &[CatalogEntry], as_json: bool) -> Result<()> {
+pub fn catalog(entries: &[Entry], as_json: bool) -> Result<()> {
     if as_json {
         return json(&entries);
     }

@@ -3,10 +3,13 @@
 //! The human moves first; `engine` hands the move to the engine (so the human can play second).
 //! The game logic (move values, the engine's choice) lives in `sprague::play`.
 
+use crate::error::BadInput;
 use anyhow::Context;
-use sprague::analysis::Position;
-use sprague::game::{Outcome, Play};
-use sprague::play::{choose, final_outcome, find_move, rated_moves, render, MoveValue, XorShift};
+use sprague::analysis::{rate, Rated, Which};
+use sprague::catalog::Catalog;
+use sprague::erased::Position;
+use sprague::game::{Outcome, Play, Value};
+use sprague::play::{choose, final_outcome, find_move, XorShift};
 use std::io::{BufRead, IsTerminal, Write};
 
 const HELP: &str = "\
@@ -25,26 +28,32 @@ Type a move as listed by 'moves' (for boards: a cell such as b2, or a column num
 /// # Errors
 /// A bad game or position (before play starts), or a failure to write.
 pub fn run(
+    catalog: &Catalog,
     words: &[String],
     seed: Option<u64>,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let colour = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    run_with(words, seed, colour, input, output)
+    run_with(catalog, words, seed, colour, input, output)
+}
+
+/// Every move of `position`, rated.
+fn rated_moves(position: &Position, play: Play) -> sprague::Result<Vec<Rated>> {
+    Ok(rate(position, play, Which::All)?.moves)
 }
 
 struct Colours(bool);
 
 impl Colours {
-    fn paint(&self, value: MoveValue, text: &str) -> String {
+    fn paint(&self, value: Value, text: &str) -> String {
         if !self.0 {
             return text.to_string();
         }
         let code = match value {
-            MoveValue::Win => "32",
-            MoveValue::Draw => "33",
-            MoveValue::Lose => "31",
+            Value::Win => "32",
+            Value::Tie | Value::Draw => "33",
+            Value::Lose => "31",
         };
         format!("\x1b[{code}m{text}\x1b[0m")
     }
@@ -59,6 +68,7 @@ struct Turn {
 
 /// [`run`] with colour chosen by the caller.
 pub fn run_with(
+    catalog: &Catalog,
     words: &[String],
     seed: Option<u64>,
     colour: bool,
@@ -74,7 +84,7 @@ pub fn run_with(
     if words.is_empty() {
         anyhow::bail!("give a game to play, e.g. 'sprague play mnk:3,3,3'");
     }
-    let position = sprague::spec::parse_position(&words)?;
+    let position = catalog.parse_position(&words)?;
     let seed = seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -86,7 +96,7 @@ pub fn run_with(
     // The start's moves are rated once, here, and used by the first turn below.
     let mut start_moves = Some(rated_moves(&position, play)?);
     if start_moves.as_ref().is_some_and(Vec::is_empty) {
-        return Err(crate::commands::BadInput(format!(
+        return Err(BadInput(format!(
             "there is no move to make in '{position}': give a position to play from, such as \
              'sprague play nim 3 4 5' (see 'sprague catalog' for each game's positions)"
         ))
@@ -108,8 +118,9 @@ pub fn run_with(
             Some(moves) => moves,
             None => rated_moves(&turn.position, play)?,
         };
+        let parts = turn.position.parts().len();
         if !shown {
-            writeln!(output, "\n{}", render(&turn.position))?;
+            writeln!(output, "\n{}", turn.position.render())?;
             shown = true;
         }
         if moves.is_empty() {
@@ -130,7 +141,7 @@ pub fn run_with(
                 anyhow::bail!("the engine found no move");
             };
             let m = &moves[i];
-            writeln!(output, "The engine plays {}.", m.label())?;
+            writeln!(output, "The engine plays {}.", m.label(parts))?;
             history.push(Turn {
                 position: m.position.clone(),
                 human_to_move: true,
@@ -152,7 +163,7 @@ pub fn run_with(
             "quit" | "exit" | "q" => return Ok(()),
             "help" | "?" => writeln!(output, "{HELP}")?,
             "moves" => {
-                let labels: Vec<String> = moves.iter().map(|m| m.label()).collect();
+                let labels: Vec<String> = moves.iter().map(|m| m.label(parts)).collect();
                 if labels.is_empty() {
                     writeln!(output, "No legal moves: the game is over.")?;
                 } else {
@@ -163,12 +174,13 @@ pub fn run_with(
                 if moves.is_empty() {
                     writeln!(output, "No legal moves: the game is over.")?;
                 }
-                let width = moves.iter().map(|m| m.label().len()).max().unwrap_or(0);
+                let width = moves
+                    .iter()
+                    .map(|m| m.label(parts).len())
+                    .max()
+                    .unwrap_or(0);
                 for m in &moves {
-                    let value = match (m.value, m.remoteness) {
-                        (MoveValue::Draw, Some(_)) => "tie",
-                        (v, _) => v.name(),
-                    };
+                    let value = m.value.name();
                     let remoteness = m
                         .remoteness
                         .map(|r| format!("  remoteness {r}"))
@@ -176,7 +188,7 @@ pub fn run_with(
                     writeln!(
                         output,
                         "  {:width$}  {}{}",
-                        m.label(),
+                        m.label(parts),
                         colours.paint(m.value, &format!("{value:4}")),
                         remoteness
                     )?;
@@ -213,9 +225,9 @@ pub fn run_with(
             _ if moves.is_empty() => {
                 writeln!(output, "The game is over; type 'undo' or 'quit'.")?;
             }
-            _ => match find_move(&moves, command) {
+            _ => match find_move(&moves, parts, command) {
                 Ok(i) => {
-                    writeln!(output, "You play {}.", moves[i].label())?;
+                    writeln!(output, "You play {}.", moves[i].label(parts))?;
                     history.push(Turn {
                         position: moves[i].position.clone(),
                         human_to_move: false,
@@ -236,7 +248,15 @@ mod tests {
         let words: Vec<String> = words.iter().map(|s| s.to_string()).collect();
         let mut input = std::io::Cursor::new(script.as_bytes().to_vec());
         let mut output = Vec::new();
-        run_with(&words, Some(seed), false, &mut input, &mut output).unwrap();
+        run_with(
+            &Catalog::default(),
+            &words,
+            Some(seed),
+            false,
+            &mut input,
+            &mut output,
+        )
+        .unwrap();
         String::from_utf8(output).unwrap()
     }
 
@@ -329,6 +349,14 @@ mod tests {
         assert!(out.contains("Game over: the engine wins."), "{out}");
         let words = vec!["nosuch".to_string()];
         let mut input = std::io::Cursor::new(Vec::new());
-        assert!(run_with(&words, None, false, &mut input, &mut Vec::new()).is_err());
+        assert!(run_with(
+            &Catalog::default(),
+            &words,
+            None,
+            false,
+            &mut input,
+            &mut Vec::new()
+        )
+        .is_err());
     }
 }

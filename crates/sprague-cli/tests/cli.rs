@@ -25,6 +25,7 @@ fn value_text_output_names_outcome_value_and_moves() {
         "position:   nim 3 4 5\n\
          outcome:    N (the player to move wins)\n\
          nim value:  2\n\
+         remoteness: 11\n\
          winning moves:\n  3 -> 1  => nim 1 4 5\n"
     );
 }
@@ -411,7 +412,9 @@ fn octal_tables_match_between_engines_and_report_periods() {
     // `HeapValues::table` uses the bitset engine. They must agree.
     for code in ["0.6", "0.007", "0.16", "4.07", "grundy"] {
         let v = sprague_json(&["table", code, "--to", "3000", "--format", "json"]);
-        let game = sprague::spec::parse_game(code).expect("a code");
+        let game = sprague::catalog::Catalog::default()
+            .game(code)
+            .expect("a code");
         let heap = game.heap().expect("a heap game");
         let expected = heap.table(3000, &()).expect("tabulates").values;
         assert_eq!(v["values"], json!(expected), "{code}");

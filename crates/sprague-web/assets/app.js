@@ -81,9 +81,8 @@ async function loadCatalog() {
 }
 
 function syntaxHint() {
-  const game = $("explore-game").value.trim();
-  const name = game.split(":")[0];
-  const entry = catalog.find((e) => e.spec === game) || catalog.find((e) => e.spec.split(":")[0] === name);
+  const game = $("explore-game").value.trim().toLowerCase();
+  const entry = catalog.find((e) => e.spec === game) || catalog.find((e) => game === e.name || game.startsWith(`${e.name}:`));
   $("explore-syntax").textContent = entry
     ? `Position: ${entry.position}. Example: ${entry.example}. Join a sum of games with " + ".`
     : "";
@@ -354,9 +353,7 @@ function moveButton(m) {
 
 /** A board of buttons; `hint` colours the empty cells by value, `onMove` plays a cell's move. */
 function renderBoard(state, { hint, onMove }) {
-  const [name, params] = state.game.split(":");
-  const [columns, rows] = params.split(",").map(Number);
-  const gravity = name === "connect";
+  const { columns, rows, gravity } = state.layout;
   const cells = String(state.position);
   const board = element("div", { class: `board${gravity ? " gravity" : ""}` });
   board.style.gridTemplateColumns = `repeat(${columns}, 1fr)`;

@@ -13,10 +13,12 @@ use axum::routing::get;
 use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::Value as Json_;
-use sprague::analysis::{OptionReport, Position};
-use sprague::game::{Outcome, Play};
+use sprague::analysis::{rate, Rated, Which};
+use sprague::catalog::Catalog;
+use sprague::erased::Position;
+use sprague::game::{Layout, Outcome, Play};
 use sprague::heap::{PeriodReport, TableReport};
-use sprague::play::{choose, rated_moves, MoveValue, RatedMove, XorShift};
+use sprague::play::{choose, XorShift};
 use std::collections::HashMap;
 
 type Params = Query<HashMap<String, String>>;
@@ -105,7 +107,7 @@ fn number(params: &Params, name: &str, default: Option<u64>, max: u64) -> Result
         None | Some("") => {
             default.ok_or_else(|| ApiError::bad(format!("missing parameter '{name}'")))?
         }
-        Some(text) => sprague::spec::parse_u64(text, name).map_err(ApiError::bad)?,
+        Some(text) => sprague::game::notation::parse_u64(text, name).map_err(ApiError::bad)?,
     };
     if n > max {
         return Err(ApiError::limit(format!(
@@ -145,15 +147,16 @@ fn words(params: &Params, limits: &Limits) -> Result<Vec<String>, ApiError> {
 }
 
 async fn catalog() -> Answer {
-    json(&sprague::spec::catalog())
+    json(&Catalog::entries())
 }
 
 async fn value(State(state): State<AppState>, params: Params) -> Answer {
     let words = words(&params, &state.limits)?;
     let play = play_rule(&params)?;
+    let catalog = state.catalog.clone();
     let report = state
         .run(move || {
-            let position = sprague::spec::parse_position(&words)?;
+            let position = catalog.parse_position(&words)?;
             Ok(sprague::analysis::value(&position, play)?)
         })
         .await?;
@@ -163,9 +166,10 @@ async fn value(State(state): State<AppState>, params: Params) -> Answer {
 async fn moves(State(state): State<AppState>, params: Params) -> Answer {
     let words = words(&params, &state.limits)?;
     let play = play_rule(&params)?;
+    let catalog = state.catalog.clone();
     let report = state
         .run(move || {
-            let position = sprague::spec::parse_position(&words)?;
+            let position = catalog.parse_position(&words)?;
             Ok(sprague::analysis::moves(&position, play)?)
         })
         .await?;
@@ -186,7 +190,10 @@ async fn table(State(state): State<AppState>, params: Params) -> Answer {
             )))
         }
     };
-    let (name, table) = state.run(move || compute_table(&spec, to)).await?;
+    let catalog = state.catalog.clone();
+    let (name, table) = state
+        .run(move || compute_table(&catalog, &spec, to))
+        .await?;
     let report = TableReport::new(&name, &table);
     if !csv {
         return json(&report);
@@ -213,14 +220,18 @@ async fn table(State(state): State<AppState>, params: Params) -> Answer {
 }
 
 /// The table of single heaps 0..=to, by the same engines `sprague table` uses.
-fn compute_table(spec: &str, to: u64) -> Result<(String, sprague::heap::Table), ApiError> {
-    let (game, heap) = sprague::heap::heap_game(spec)?;
+fn compute_table(
+    catalog: &Catalog,
+    spec: &str,
+    to: u64,
+) -> Result<(String, sprague::heap::Table), ApiError> {
+    let (game, heap) = catalog.heap_game(spec)?;
     let options = sprague::heap::rare::Options::default();
     let table = match heap.long_table(to, &options, &()) {
         Some(table) => table?,
         None => heap.table(to, &())?,
     };
-    Ok((game.spec(), table))
+    Ok((game, table))
 }
 
 async fn period(State(state): State<AppState>, params: Params) -> Answer {
@@ -231,46 +242,23 @@ async fn period(State(state): State<AppState>, params: Params) -> Answer {
         Some(state.limits.period_max),
         state.limits.period_max,
     )?;
+    let catalog = state.catalog.clone();
     let search = state
         .run(move || {
-            let (_, heap) = sprague::heap::heap_game(&spec)?;
+            let (_, heap) = catalog.heap_game(&spec)?;
             Ok(heap.period(max, &())?)
         })
         .await?;
     json(&PeriodReport::from(&search))
 }
 
-/// How the page draws a position.
-fn kind(position: &Position) -> &'static str {
-    const COINS: [&str; 3] = ["ruler", "turtles", "mock-turtles"];
-    const BOARDS: [&str; 2] = ["mnk:", "connect:"];
-    match position {
-        Position::Single(s) => {
-            let game = s.game();
-            if BOARDS.iter().any(|b| game.starts_with(b)) {
-                "board"
-            } else {
-                "other"
-            }
-        }
-        Position::Sum(segments) if segments.len() == 1 => {
-            let game = segments[0].game.spec();
-            let name = game.split(':').next().unwrap_or("");
-            if COINS.contains(&name) {
-                "coins"
-            } else if segments[0].game.heap().is_some() {
-                "heaps"
-            } else {
-                "other"
-            }
-        }
-        Position::Sum(segments) => {
-            if segments.iter().all(|s| s.game.heap().is_some()) {
-                "heaps"
-            } else {
-                "other"
-            }
-        }
+/// How the page draws a position: `board`, `heaps`, `coins` or `other`.
+fn kind(layout: Layout) -> &'static str {
+    match layout {
+        Layout::Board { .. } => "board",
+        Layout::Heaps => "heaps",
+        Layout::Coins => "coins",
+        _ => "other",
     }
 }
 
@@ -304,26 +292,17 @@ struct PlayMove {
 }
 
 impl PlayMove {
-    /// The move `m`, with the nim value from `option` (the same move in the `moves` report).
-    fn new(m: &RatedMove, option: Option<&OptionReport>) -> PlayMove {
+    /// The move `m` of a position of `parts` parts.
+    fn new(m: &Rated, parts: usize) -> PlayMove {
         let (game, next) = request_words(&m.position);
-        let option = option
-            .filter(|o| o.text == m.text && o.component.or(Some(0)) == m.component.or(Some(0)));
         PlayMove {
             text: m.text.clone(),
-            label: m.label(),
-            component: m.component,
-            value: match (m.value, m.remoteness) {
-                (MoveValue::Draw, Some(_)) => "tie",
-                (v, _) => v.name(),
-            },
+            label: m.label(parts),
+            component: m.component.filter(|_| parts > 1),
+            value: m.value.name(),
             remoteness: m.remoteness,
-            outcome: match m.value {
-                MoveValue::Win => Outcome::P,
-                MoveValue::Draw => Outcome::D,
-                MoveValue::Lose => Outcome::N,
-            },
-            nim_value: option.and_then(|o| o.nim_value),
+            outcome: m.outcome,
+            nim_value: m.nim_value,
             position: m.position.to_json(),
             game,
             next,
@@ -339,6 +318,8 @@ struct PlayState {
     /// The position words after the game, to send back.
     text: String,
     kind: &'static str,
+    /// How to draw the position (a board's size, whether pieces drop).
+    layout: Layout,
     outcome: Outcome,
     nim_value: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -355,29 +336,22 @@ struct PlayAnswer {
     state: PlayState,
 }
 
-fn play_state(position: &Position, moves: &[RatedMove], play: Play) -> Result<PlayState, ApiError> {
+fn play_state(position: &Position, moves: &[Rated], play: Play) -> Result<PlayState, ApiError> {
     let report = sprague::analysis::value(position, play)?;
-    // The moves report in the same order gives each option's nim value.
-    let options = match play {
-        Play::Normal => sprague::analysis::moves(position, play)?.moves,
-        Play::Misere => Vec::new(),
-    };
     let (game, text) = request_words(position);
+    let parts = position.parts().len();
     Ok(PlayState {
         game,
         position: position.to_json(),
         text,
-        kind: kind(position),
+        kind: kind(position.layout()),
+        layout: position.layout(),
         outcome: report.outcome,
         nim_value: report.nim_value,
-        value: report.value,
+        value: report.score,
         remoteness: report.remoteness,
         over: moves.is_empty(),
-        moves: moves
-            .iter()
-            .enumerate()
-            .map(|(i, m)| PlayMove::new(m, options.get(i)))
-            .collect(),
+        moves: moves.iter().map(|m| PlayMove::new(m, parts)).collect(),
     })
 }
 
@@ -394,10 +368,11 @@ async fn play(State(state): State<AppState>, params: Params) -> Answer {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0),
     };
+    let catalog = state.catalog.clone();
     let answer = state
         .run(move || {
-            let position = sprague::spec::parse_position(&words)?;
-            let moves = rated_moves(&position, play)?;
+            let position = catalog.parse_position(&words)?;
+            let moves = rate(&position, play, Which::All)?.moves;
             if !engine {
                 return Ok(PlayAnswer {
                     reply: None,
@@ -407,9 +382,9 @@ async fn play(State(state): State<AppState>, params: Params) -> Answer {
             let i = choose(&moves, &mut XorShift::new(seed))
                 .ok_or_else(|| ApiError::bad("the game is over: the engine has no move"))?;
             let reply = &moves[i];
-            let after = rated_moves(&reply.position, play)?;
+            let after = rate(&reply.position, play, Which::All)?.moves;
             Ok(PlayAnswer {
-                reply: Some(PlayMove::new(reply, None)),
+                reply: Some(PlayMove::new(reply, position.parts().len())),
                 state: play_state(&reply.position, &after, play)?,
             })
         })
@@ -433,9 +408,10 @@ fn svg(body: String) -> Answer {
 async fn plot_table(State(state): State<AppState>, params: Params) -> Answer {
     let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
     let to = number(&params, "to", None, state.limits.plot_to)?;
+    let catalog = state.catalog.clone();
     let body = state
         .run(move || {
-            let (name, table) = compute_table(&spec, to)?;
+            let (name, table) = compute_table(&catalog, &spec, to)?;
             plot::table(&name, &table)
         })
         .await?;

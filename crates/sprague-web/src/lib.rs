@@ -10,8 +10,8 @@
 //! size before it starts and in time while it runs.
 //!
 //! ```no_run
-//! // What `sprague serve` does:
-//! sprague_web::serve("127.0.0.1".parse()?, 8080)?;
+//! // What `sprague serve` does (the CLI also passes where solutions are stored):
+//! sprague_web::serve(sprague::catalog::Catalog::default(), "127.0.0.1".parse()?, 8080)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
@@ -24,6 +24,7 @@ mod plot;
 pub use error::ApiError;
 
 use axum::Router;
+use sprague::catalog::Catalog;
 use std::future::IntoFuture;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -69,6 +70,8 @@ impl Default for Limits {
 /// What every handler shares.
 #[derive(Clone)]
 pub(crate) struct AppState {
+    /// The games, with the settings the front end chose.
+    pub(crate) catalog: Arc<Catalog>,
     pub(crate) limits: Arc<Limits>,
     /// One permit per computation; a task that outlives its request keeps its permit until it
     /// ends, so abandoned work still counts against `workers`.
@@ -76,8 +79,9 @@ pub(crate) struct AppState {
 }
 
 /// The whole application: the page, its assets and the API, with request logging on stderr.
-pub fn router(limits: Limits) -> Router {
+pub fn router(catalog: Catalog, limits: Limits) -> Router {
     let state = AppState {
+        catalog: Arc::new(catalog),
         permits: Arc::new(Semaphore::new(limits.workers.max(1))),
         limits: Arc::new(limits),
     };
@@ -113,7 +117,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 ///
 /// # Errors
 /// The address cannot be bound, or the runtime cannot start.
-pub fn serve(bind: IpAddr, port: u16) -> std::io::Result<()> {
+pub fn serve(catalog: Catalog, bind: IpAddr, port: u16) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -127,7 +131,7 @@ pub fn serve(bind: IpAddr, port: u16) -> std::io::Result<()> {
         }
         eprintln!("listening on http://{address}/ (Ctrl-C to stop)");
         let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = axum::serve(listener, router(Limits::default())).with_graceful_shutdown(
+        let server = axum::serve(listener, router(catalog, Limits::default())).with_graceful_shutdown(
             async move {
                 shutdown_signal().await;
                 let _ = stopping.send(());

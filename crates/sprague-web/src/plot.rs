@@ -145,7 +145,7 @@ pub(crate) fn parse_history(text: &str) -> Result<Vec<HistoryPoint>, ApiError> {
                 None
             } else {
                 Some(
-                    sprague::spec::parse_u64(rest, "a history point's number")
+                    sprague::game::notation::parse_u64(rest, "a history point's number")
                         .map_err(ApiError::bad)?,
                 )
             };

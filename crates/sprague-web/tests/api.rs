@@ -11,7 +11,7 @@ use tower::ServiceExt;
 
 /// The status, content type and body of `GET uri`.
 async fn get_with(limits: Limits, uri: &str) -> (StatusCode, String, String) {
-    let response = router(limits)
+    let response = router(sprague::catalog::Catalog::default(), limits)
         .oneshot(Request::get(uri).body(Body::empty()).unwrap())
         .await
         .unwrap();
@@ -56,12 +56,16 @@ async fn assert_error(limits: Limits, uri: &str, status: StatusCode, needle: &st
 }
 
 fn library_value(words: &[&str]) -> Value {
-    let position = sprague::spec::parse_position(words).unwrap();
+    let position = sprague::catalog::Catalog::default()
+        .parse_position(words)
+        .unwrap();
     serde_json::to_value(sprague::analysis::value(&position, Play::Normal).unwrap()).unwrap()
 }
 
 fn library_moves(words: &[&str]) -> Value {
-    let position = sprague::spec::parse_position(words).unwrap();
+    let position = sprague::catalog::Catalog::default()
+        .parse_position(words)
+        .unwrap();
     serde_json::to_value(sprague::analysis::moves(&position, Play::Normal).unwrap()).unwrap()
 }
 
@@ -70,7 +74,7 @@ async fn catalog_is_the_library_catalog() {
     let answer = get_json("/api/catalog").await;
     assert_eq!(
         answer,
-        serde_json::to_value(sprague::spec::catalog()).unwrap()
+        serde_json::to_value(sprague::catalog::Catalog::entries()).unwrap()
     );
     assert!(answer.as_array().unwrap().len() > 20);
 }
@@ -80,6 +84,7 @@ async fn value_and_moves_answer_the_command_line_json() {
     assert_eq!(
         get_json("/api/value?game=nim&position=3+4+5").await,
         json!({"game": "nim", "position": [3, 4, 5], "outcome": "N", "nim_value": 2,
+               "remoteness": 11,
                "winning_moves": [{"move": "3 -> 1", "position": [1, 4, 5], "component": 0}]})
     );
     // A sum of two games: ` + ` inside the position, URL-encoded.

@@ -334,41 +334,25 @@ fn main() {
         words.push(format!("{x},{y}"));
     }
     let t = Instant::now();
-    let sprague::analysis::Position::Sum(segments) = sprague::spec::parse_position(&words).unwrap()
-    else {
-        unreachable!()
-    };
-    let parts = &segments[0].parts;
-    let values: Vec<u64> = parts
-        .iter()
-        .map(|p| p.nim_value().unwrap().finite().unwrap())
-        .collect();
-    let total = values.iter().fold(0, |s, v| s ^ v);
-    let (index, g) = values
-        .iter()
-        .enumerate()
-        .find(|(_, &g)| g ^ total < g)
-        .map(|(i, &g)| (i, g))
+    let position = sprague::catalog::Catalog::default()
+        .parse_position(&words)
         .unwrap();
-    let moves = parts[index].options_with_value(g ^ total, 100_000).unwrap();
+    // The row of heads is one part (its heads are not independent summands).
+    let parts = position.parts();
+    assert_eq!(parts.len(), 1);
+    let total = parts[0].nim_value().unwrap().finite().unwrap();
+    assert_ne!(total, 0);
+    let moves = parts[0].options_with_value(0, 1).unwrap();
     let elapsed = t.elapsed();
-    assert_eq!(moves.len(), 1);
-    let after: u64 = moves[0]
-        .parts
-        .iter()
-        .map(|p| p.nim_value().unwrap().finite().unwrap())
-        .fold(total ^ g, |s, v| s ^ v);
+    assert_eq!(moves.items.len(), 1);
+    let after = moves.items[0].parts[0]
+        .nim_value()
+        .unwrap()
+        .finite()
+        .unwrap();
     assert_eq!(after, 0, "the winning move leaves a P-position");
     let t = Instant::now();
-    let mut found = 0;
-    for (i, &g) in values.iter().enumerate() {
-        if g ^ total < g {
-            found += parts[i]
-                .options_with_value(g ^ total, 100_000)
-                .unwrap()
-                .len();
-        }
-    }
+    let found = parts[0].options_with_value(0, 100_000).unwrap().items.len();
     println!(
         "corners, 10^5 heads up to 10^18: parse + value + one winning move {:.1} ms; \
          winning moves of all {found} heads with g ⊕ s < g: {:.1} ms",

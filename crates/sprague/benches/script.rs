@@ -8,7 +8,6 @@
 use sprague::game::{Impartial, Terminal, TwoPlayer};
 use sprague::games::cards::Cards;
 use sprague::heap::{HeapRules, Tabulation};
-use sprague::script::load_game;
 use sprague::solve::loopy::loopy_nim_values_from;
 use sprague::solve::retrograde::solve_game_from;
 use std::sync::Arc;
@@ -43,8 +42,11 @@ fn report(name: &str, positions: u64, scripted: f64, built_in: f64) {
 }
 
 struct Sub134;
-impl Impartial for Sub134 {
+impl sprague::game::Game for Sub134 {
     type Position = i64;
+}
+
+impl Impartial for Sub134 {
     fn options(&self, n: &i64) -> Vec<i64> {
         [1, 3, 4]
             .iter()
@@ -79,8 +81,11 @@ const LINES: [[usize; 3]; 8] = [
     [0, 4, 8],
     [2, 4, 6],
 ];
-impl TwoPlayer for TicTacToe {
+impl sprague::game::Game for TicTacToe {
     type Position = [u8; 9];
+}
+
+impl TwoPlayer for TicTacToe {
     fn terminal(&self, b: &[u8; 9]) -> Option<Terminal> {
         if LINES
             .iter()
@@ -118,13 +123,13 @@ fn main() {
     let spec = script("coins");
     // A fresh game each run, so nothing is memoised between runs.
     let scripted = best(n as u64 + 1, || {
-        let game = load_game(&spec).unwrap();
-        let sprague::analysis::Parsed::Parts(parts) =
-            game.parse_position(&[n.to_string()]).unwrap()
-        else {
+        let game = sprague::catalog::Catalog::default()
+            .game(&format!("script:{spec}"))
+            .unwrap();
+        let sprague::erased::Parsed::Parts(segment) = game.parse(&[&n.to_string()]).unwrap() else {
             panic!()
         };
-        parts[0].nim_value().unwrap();
+        segment.parts[0].nim_value().unwrap();
         n as u64 + 1
     });
     let built_in = best(n as u64 + 1, || {
@@ -142,7 +147,9 @@ fn main() {
     let heaps = 1000u64;
     let rules: Arc<dyn HeapRules> = Arc::new(Kayles);
     let scripted = best(heaps + 1, || {
-        let game = sprague::spec::parse_game(&format!("script:{}", script("kayles"))).unwrap();
+        let game = sprague::catalog::Catalog::default()
+            .game(&format!("script:{}", script("kayles")))
+            .unwrap();
         game.heap().unwrap().table(heaps, &()).unwrap().values.len() as u64
     });
     let built_in = best(heaps + 1, || {
@@ -157,7 +164,7 @@ fn main() {
         built_in,
     );
     let code = best(heaps + 1, || {
-        let game = sprague::spec::parse_game("kayles").unwrap();
+        let game = sprague::catalog::Catalog::default().game("kayles").unwrap();
         game.heap().unwrap().table(heaps, &()).unwrap().values.len() as u64
     });
     report(
@@ -170,7 +177,7 @@ fn main() {
     // Two players: tic-tac-toe and the card game, explored and solved by retrograde analysis.
     let spec = format!("script:{}", script("tictactoe"));
     let scripted = best(5478, || {
-        let game = sprague::spec::parse_game(&spec).unwrap();
+        let game = sprague::catalog::Catalog::default().game(&spec).unwrap();
         game.solve(&[], &()).unwrap().unwrap().positions
     });
     let built_in = best(5478, || {
@@ -182,7 +189,7 @@ fn main() {
 
     let spec = format!("script:{}", script("cards"));
     let scripted = best(20207, || {
-        let game = sprague::spec::parse_game(&spec).unwrap();
+        let game = sprague::catalog::Catalog::default().game(&spec).unwrap();
         game.solve(&[], &()).unwrap().unwrap().positions
     });
     let cards = Cards::new(2, 10).unwrap();

@@ -12,7 +12,6 @@
 
 use sprague::analysis::value;
 use sprague::game::{Outcome, Play};
-use sprague::spec::parse_position;
 use std::io::{Read, Write};
 
 fn fail(message: &str) -> ! {
@@ -38,8 +37,9 @@ fn main() {
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for length in &words[4..4 + m] {
-        let position =
-            parse_position(&[spec.as_str(), length]).unwrap_or_else(|e| fail(&e.to_string()));
+        let position = sprague::catalog::Catalog::default()
+            .parse_position(&[spec.as_str(), length])
+            .unwrap_or_else(|e| fail(&e.to_string()));
         let report = value(&position, Play::Normal).unwrap_or_else(|e| fail(&e.to_string()));
         let winner = if report.outcome == Outcome::N {
             "1"

@@ -10,7 +10,6 @@
 
 use sprague::analysis::value;
 use sprague::game::{Outcome, Play};
-use sprague::spec::parse_position;
 use std::io::Read;
 
 fn fail(message: &str) -> ! {
@@ -34,7 +33,9 @@ fn main() {
         fail("the input ends before the m move sizes");
     }
     let spec = format!("sub:{}", words[2..2 + m].join(","));
-    let position = parse_position(&[spec.as_str(), n]).unwrap_or_else(|e| fail(&e.to_string()));
+    let position = sprague::catalog::Catalog::default()
+        .parse_position(&[spec.as_str(), n])
+        .unwrap_or_else(|e| fail(&e.to_string()));
     let report = value(&position, Play::Normal).unwrap_or_else(|e| fail(&e.to_string()));
     println!(
         "{}",

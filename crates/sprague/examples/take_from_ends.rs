@@ -10,7 +10,7 @@
 //! 6
 //! ```
 
-use sprague::games::ends::{EndsPosition, Take};
+use sprague::games::ends::{Ends, EndsPosition, Take};
 use std::io::Read;
 
 fn main() {
@@ -35,8 +35,8 @@ fn main() {
         eprintln!("expected {n} numbers, got {}", row.len());
         std::process::exit(2)
     }
-    match EndsPosition::new(Take::Any, row.to_vec()) {
-        Ok(position) => println!("{}", position.margin()),
+    match EndsPosition::new(row.to_vec()) {
+        Ok(position) => println!("{}", Ends { take: Take::Any }.margin(&position)),
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(2)

@@ -1,25 +1,25 @@
-//! Type-erased games and the reports that the command line and the server print.
+//! Answers about positions, for every front end: [`value`] (outcome, nim value, remoteness,
+//! winning moves), [`moves`] (every option with its value), and under both the one path that
+//! rates moves, [`rate`], which `sprague play` and the server's play view use too.
 //!
-//! The typed traits of [`crate::game`] are for Rust users. Front ends instead work with games
-//! chosen at run time from a spec, through three object-safe traits:
-//! - [`GameDef`]: a parsed game spec (`kayles`, `sub:1,3,4`); parses positions and offers tables;
-//! - [`Component`]: one summand of an impartial sum (a heap, a coin, a Wythoff pair);
-//! - [`Standalone`]: a position of a game that is not summed (boards, scored games, `cards`).
-//!
-//! [`value`] and [`moves`] combine components with the rules of [`crate::solve::sum`].
+//! ```
+//! use sprague::catalog::Catalog;
+//! let catalog = Catalog::default();
+//! let position = catalog.parse_position(&["nim", "3", "4", "5"])?;
+//! let report = sprague::analysis::value(&position, sprague::game::Play::Normal)?;
+//! assert_eq!(report.outcome, sprague::game::Outcome::N);
+//! assert_eq!(report.winning_moves[0].text, "3 -> 1");
+//! # Ok::<(), sprague::Error>(())
+//! ```
 
+use crate::erased::{Part, Position, Single, SumGame};
 use crate::error::{Error, Result};
-use crate::game::{Impartial, NimValue, Outcome, Play};
-use crate::heap::HeapValues;
-use crate::progress::Progress;
-use crate::solve::{sum, MisereOutcomes};
+use crate::game::{NimValue, Outcome, Play, Value};
+use crate::solve::{misere, sum, Search};
 use serde::Serialize;
 use serde_json::Value as Json;
-use std::fmt;
-use std::hash::{Hash, Hasher};
-use std::sync::Arc;
 
-/// The most options a query lists before it gives up with [`Error::Limit`].
+/// The most options [`moves`] and [`rate`] list before they give up with [`Error::Limit`].
 pub const OPTION_LIMIT: usize = 100_000;
 
 /// How many part-positions the winning moves of one report may print in all (moves × parts).
@@ -28,275 +28,465 @@ pub const LISTING_BUDGET: usize = 1_000_000;
 /// The fewest winning moves a report lists when there are that many, however large the sum.
 pub const MIN_LISTED_MOVES: usize = 10;
 
-/// The most positions the misère direct search stores.
+/// The most sums the misère direct search stores.
 pub const MISERE_POSITION_LIMIT: usize = 50_000;
 
-/// A shared, type-erased summand.
-pub type ComponentRef = Arc<dyn Component>;
+/// The most sums searched for the remoteness of an impartial sum; past it, the remoteness is
+/// not computed (it has no formula in the parts' values).
+pub const REMOTENESS_LIMIT: usize = 4_000;
 
-/// An option of a [`Component`]: the move's text and the parts it leaves (several after a split,
-/// none when the part disappears).
+/// The options the searches of a report may list per position they may store, so that a
+/// position with few but huge option lists gives up quickly too.
+pub const SEARCH_WORK_PER_POSITION: u64 = 20;
+
+/// The most winning moves listed for one part; past it, the report says how many there are.
+pub const LISTED_PER_PART: usize = 100;
+
+/// A move with everything known about it and the position it leads to: what [`rate`] gives.
 #[derive(Clone)]
-pub struct ComponentMove {
-    /// The move as a user reads it, e.g. `7 -> 2+3`.
+pub struct Rated {
+    /// The move as a player reads it, e.g. `b2` or `3 -> 1`.
     pub text: String,
-    /// What replaces the component.
-    pub parts: Vec<ComponentRef>,
+    /// Which summand it moves (0-based, flattened), for sums.
+    pub component: Option<usize>,
+    /// The position after the move.
+    pub position: Position,
+    /// What the move is worth to the player who makes it.
+    pub value: Value,
+    /// The outcome of the position after the move, for the player then to move.
+    pub outcome: Outcome,
+    /// Its nim value, where finite and known.
+    pub nim_value: Option<u64>,
+    /// Its loopy value ∞(K), as text.
+    pub loopy_value: Option<String>,
+    /// Scored games: its value.
+    pub score: Option<i64>,
+    /// Its remoteness, where known.
+    pub remoteness: Option<u64>,
 }
 
-/// One summand of an impartial sum: a position of an impartial game under normal play.
-///
-/// `Display` prints the position in the syntax its game parses (e.g. `5` for a heap).
-pub trait Component: Send + Sync + fmt::Display {
-    /// The spec of the component's game, e.g. `kayles`.
-    fn game(&self) -> String;
+impl Rated {
+    /// The move as a player types it: the text, prefixed with `N:` (1-based summand) in sums of
+    /// several parts.
+    pub fn label(&self, parts: usize) -> String {
+        match self.component {
+            Some(i) if parts > 1 => format!("{}:{}", i + 1, self.text),
+            _ => self.text.clone(),
+        }
+    }
+}
 
-    /// The position as JSON (a heap is a number).
-    fn to_json(&self) -> Json;
+/// Which moves [`rate`] lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// Every legal move.
+    All,
+    /// The moves a perfect player may choose; in impartial sums found from the parts' values
+    /// without listing every option, so that huge heaps answer.
+    Winning,
+}
 
-    /// The (possibly loopy) nim value.
-    fn nim_value(&self) -> Result<NimValue>;
+/// The moves of a position, rated.
+pub struct Rating {
+    /// The moves, in the order of the parts and their options.
+    pub moves: Vec<Rated>,
+    /// Set when some winning moves are not listed (too many): says how many there are, or why
+    /// they cannot be found. The outcome and nim value are still exact.
+    pub omitted: Option<String>,
+}
 
-    /// Every option, or [`Error::Limit`] if there are more than `limit`.
-    fn options(&self, limit: usize) -> Result<Vec<ComponentMove>>;
+/// What is known of a sum's parts under normal play.
+struct Values {
+    /// Each part's value; `None` only for a lone part valued by its closed-form outcome.
+    values: Vec<Option<NimValue>>,
+}
 
-    /// The options whose value is the finite nimber `target`. Families with closed forms override
-    /// this so that huge positions answer without listing every option.
-    fn options_with_value(&self, target: u64, limit: usize) -> Result<Vec<ComponentMove>> {
-        let mut out = Vec::new();
-        for option in self.options(limit)? {
-            if parts_value(&option.parts)? == NimValue::Finite(target) {
-                out.push(option);
+impl Values {
+    fn of(parts: &[Part]) -> Result<Values> {
+        let mut values = Vec::with_capacity(parts.len());
+        for part in parts {
+            match part.nim_value() {
+                Ok(v) => values.push(Some(v)),
+                Err(_) if parts.len() == 1 && part.known_outcome().is_some() => values.push(None),
+                Err(e) => return Err(e),
             }
         }
-        Ok(out)
+        Ok(Values { values })
     }
 
-    /// Whether misère sums containing this part follow the SJ (Anti-SG) rule, i.e. whether every
-    /// position reachable from it meets the conditions of [`crate::misere`]. The default checks
-    /// them by a bounded search; games where they are proven (Nim) answer at once.
-    fn misere_sj(&self) -> Result<bool> {
-        crate::misere::conditions_hold(self)
+    fn known(&self) -> Option<Vec<NimValue>> {
+        self.values.iter().cloned().collect()
     }
 }
 
-/// The value of a sum of parts: XOR, or ∞(K) for a lone loopy part, or `None`-like ∞(∅) when
-/// the sum has no single nimber (two loopy parts); used for options that split.
-pub fn parts_value(parts: &[ComponentRef]) -> Result<NimValue> {
-    let values = parts
-        .iter()
-        .map(|p| p.nim_value())
-        .collect::<Result<Vec<_>>>()?;
-    Ok(match sum::nim_value(&values) {
-        Some(g) => NimValue::Finite(g),
-        None => NimValue::Infinite(Vec::new()),
+fn loopy_text(values: &[NimValue]) -> Option<String> {
+    match values {
+        [v @ NimValue::Infinite(_)] => Some(v.to_string()),
+        _ => None,
+    }
+}
+
+/// Searches of a sum (misère outcomes, remoteness) that give up quietly past their limit.
+struct SumSearch {
+    search: Search<SumGame>,
+    broken: bool,
+}
+
+impl SumSearch {
+    fn new(play: Play, limit: usize) -> SumSearch {
+        SumSearch {
+            search: Search::new(SumGame, play)
+                .with_position_limit(limit)
+                .with_work_limit(limit as u64 * SEARCH_WORK_PER_POSITION),
+            broken: false,
+        }
+    }
+
+    /// Win or loss with remoteness, or `None` past the limit (then never tried again).
+    fn solve(&mut self, position: &Position) -> Option<(Outcome, u64)> {
+        if self.broken {
+            return None;
+        }
+        match self.search.solve(&SumGame::canonical(position.parts())) {
+            Ok(s) => Some((s.outcome(), u64::from(s.remoteness.unwrap_or(0)))),
+            Err(_) => {
+                self.broken = true;
+                None
+            }
+        }
+    }
+
+    /// The outcome, with the reason when the search cannot give it.
+    fn outcome(&mut self, position: &Position) -> Result<Outcome> {
+        let sum = SumGame::canonical(position.parts());
+        self.search.outcome(&sum).map_err(|e| match e {
+            Error::Limit(_) => Error::Limit(format!(
+                "misère play of this sum needs more than {MISERE_POSITION_LIMIT} positions of direct search, and the SJ rule is not proven for all its parts; try smaller heaps"
+            )),
+            Error::Cycle(_) => {
+                Error::Unsupported("misère play is not defined for loopy games".into())
+            }
+            other => other,
+        })
+    }
+}
+
+/// The misère values of a sum's parts when every part meets the SJ conditions.
+fn sj_values(parts: &[Part]) -> Result<Option<Vec<u64>>> {
+    let mut values = Vec::with_capacity(parts.len());
+    for part in parts {
+        if !part.misere_sj() {
+            return Ok(None);
+        }
+        match part.nim_value()? {
+            NimValue::Finite(g) => values.push(g),
+            NimValue::Infinite(_) => return Ok(None),
+        }
+    }
+    Ok(Some(values))
+}
+
+/// How the outcome of a sum is found under misère play.
+enum MisereRule {
+    /// The SJ rule from the parts' values.
+    Sj(Vec<u64>),
+    /// Direct search.
+    Search(SumSearch),
+}
+
+impl MisereRule {
+    fn for_sum(parts: &[Part]) -> Result<MisereRule> {
+        Ok(match sj_values(parts)? {
+            Some(values) => MisereRule::Sj(values),
+            None => MisereRule::Search(SumSearch::new(Play::Misere, MISERE_POSITION_LIMIT)),
+        })
+    }
+
+    /// The misère outcome of the sum after part `index` moved to `moved`.
+    fn outcome_after(&mut self, after: &Position, index: usize, moved: &[Part]) -> Result<Outcome> {
+        match self {
+            MisereRule::Sj(values) => {
+                let mut next = values.clone();
+                next.remove(index);
+                for p in moved {
+                    match p.nim_value()? {
+                        NimValue::Finite(g) => next.push(g),
+                        NimValue::Infinite(_) => {
+                            return Err(Error::Internal("a loopy part in an SJ sum".into()))
+                        }
+                    }
+                }
+                Ok(misere::outcome(&next))
+            }
+            MisereRule::Search(search) => search.outcome(after),
+        }
+    }
+}
+
+/// Every legal move of `position` (or only the winning ones), rated: the one path behind
+/// [`value`], [`moves`], `sprague play` and the server.
+///
+/// # Errors
+/// [`Error::Limit`] for too many options to list or a position too large to value;
+/// [`Error::Unsupported`] for misère play of a game without one.
+pub fn rate(position: &Position, play: Play, which: Which) -> Result<Rating> {
+    rate_with(
+        position,
+        play,
+        which,
+        &mut SumSearch::new(play, REMOTENESS_LIMIT),
+    )
+}
+
+/// [`rate`], with the search that finds the remoteness of sums after each move.
+fn rate_with(
+    position: &Position,
+    play: Play,
+    which: Which,
+    search: &mut SumSearch,
+) -> Result<Rating> {
+    match position {
+        Position::Single(s) => rate_single(s, play, which),
+        Position::Sum(_) => match play {
+            Play::Normal => rate_normal(position, which, search),
+            Play::Misere => rate_misere(position, which, search),
+        },
+    }
+}
+
+fn misere_unsupported(game: &str) -> Error {
+    Error::Unsupported(format!(
+        "{game} has no misère form: its rules say who wins at the end"
+    ))
+}
+
+fn rate_single(s: &Single, play: Play, which: Which) -> Result<Rating> {
+    if play == Play::Misere {
+        return Err(misere_unsupported(s.game()));
+    }
+    let rated = |text: String, next: Single| -> Result<Rated> {
+        let e = next.evaluate()?;
+        Ok(Rated {
+            text,
+            component: None,
+            position: Position::Single(next),
+            value: Value::for_mover(e.value()),
+            outcome: e.outcome,
+            nim_value: e.nim_value,
+            loopy_value: None,
+            score: e.score,
+            remoteness: e.remoteness,
+        })
+    };
+    let moves = match which {
+        Which::All => s
+            .moves()?
+            .into_iter()
+            .map(|(text, next)| rated(text, next))
+            .collect::<Result<Vec<_>>>()?,
+        Which::Winning => match s.winning_moves()? {
+            // The game's own best moves (closed forms; scored games' optimal moves).
+            Some(best) => best
+                .into_iter()
+                .map(|(text, next)| {
+                    rated(text.clone(), next.clone()).or_else(|_| {
+                        Ok(Rated {
+                            text,
+                            component: None,
+                            position: Position::Single(next),
+                            value: Value::Win,
+                            outcome: Outcome::P,
+                            nim_value: Some(0),
+                            loopy_value: None,
+                            score: None,
+                            remoteness: None,
+                        })
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?,
+            None => s
+                .moves()?
+                .into_iter()
+                .map(|(text, next)| rated(text, next))
+                .filter(|m| !matches!(m, Ok(m) if m.outcome != Outcome::P))
+                .collect::<Result<Vec<_>>>()?,
+        },
+    };
+    if moves.len() > OPTION_LIMIT {
+        return Err(too_many());
+    }
+    Ok(Rating {
+        moves,
+        omitted: None,
     })
 }
 
-/// The evaluation of a standalone position.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Evaluation {
-    /// Who wins.
-    pub outcome: Outcome,
-    /// The nim value where the position is a finite impartial one.
-    pub nim_value: Option<u64>,
-    /// For scored games: the first player's margin (or the game's own value, see its catalog entry).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<i64>,
-    /// Moves to the end of the game with perfect play (win fastest, lose slowest).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub remoteness: Option<u64>,
+fn too_many() -> Error {
+    Error::Limit(format!("more than {OPTION_LIMIT} options to list"))
 }
 
-/// A move of a [`Standalone`] game: its text and the position it leads to.
-pub type StandaloneMove = (String, Arc<dyn Standalone>);
-
-/// A position of a game that is not part of impartial sums: boards, scored games, loopy
-/// partizan games. `Display` prints it in the syntax its game parses.
-pub trait Standalone: Send + Sync + fmt::Display {
-    /// The spec of the game.
-    fn game(&self) -> String;
-
-    /// The position as JSON.
-    fn to_json(&self) -> Json;
-
-    /// Who wins, and the values the game defines.
-    fn evaluate(&self, play: Play) -> Result<Evaluation>;
-
-    /// Every legal move.
-    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>>;
-
-    /// The position drawn for a terminal (for `sprague play`); the position syntax by default.
-    fn render(&self) -> String {
-        self.to_string()
-    }
-
-    /// The moves a perfect player may choose. The default keeps the moves to `P` positions.
-    fn winning_moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        let mut out = Vec::new();
-        for (text, next) in self.moves(play)? {
-            if next.evaluate(play)?.outcome == Outcome::P {
-                out.push((text, next));
-            }
-        }
-        Ok(out)
-    }
-}
-
-/// A parsed position of one game.
-pub enum Parsed {
-    /// Summands of an impartial game (one per heap for heap games).
-    Parts(Vec<ComponentRef>),
-    /// A standalone position.
-    Single(Arc<dyn Standalone>),
-}
-
-/// The result of strongly solving a game from a start position (`sprague solve GAME`).
-#[derive(Clone, Debug, Serialize)]
-pub struct SolveReport {
-    /// The game's spec.
-    pub game: String,
-    /// The start position.
-    pub position: Json,
-    /// Who wins from the start.
-    pub outcome: Outcome,
-    /// Remoteness of the start (absent for draws).
-    pub remoteness: Option<u64>,
-    /// Positions reachable from the start, the start included.
-    pub positions: u64,
-    /// Further counts the game reports (for example wins, losses, draws).
-    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
-    pub details: serde_json::Map<String, Json>,
-}
-
-/// A parsed game spec: the rules of one game, chosen at run time.
-pub trait GameDef: Send + Sync {
-    /// The spec in canonical form, e.g. `sub:1,3,4`.
-    fn spec(&self) -> String;
-
-    /// Parses a position from its command-line words; the game's catalog entry gives the syntax.
-    fn parse_position(&self, args: &[String]) -> Result<Parsed>;
-
-    /// The JSON of a position made of these parts. The default is the array of the parts.
-    fn position_json(&self, parts: &[ComponentRef]) -> Json {
-        Json::Array(parts.iter().map(|p| p.to_json()).collect())
-    }
-
-    /// Puts the parts of a position in canonical form after a move changed them. The default keeps
-    /// them as they are; coin-turning games sort their heads and cancel two heads on one coin.
-    fn normalize(&self, parts: Vec<ComponentRef>) -> Vec<ComponentRef> {
-        parts
-    }
-
-    /// Single-heap values, for heap games (`table`, `period`).
-    fn heap(&self) -> Option<Arc<dyn HeapValues>> {
-        None
-    }
-
-    /// Strong solution from a start position (`solve GAME`), for games that support it.
-    fn solve(&self, _args: &[String], _progress: &dyn Progress) -> Option<Result<SolveReport>> {
-        None
-    }
-}
-
-/// One game's share of a position: a game and its parts.
-#[derive(Clone)]
-pub struct Segment {
-    /// The game.
-    pub game: Arc<dyn GameDef>,
-    /// Its summands.
-    pub parts: Vec<ComponentRef>,
-}
-
-/// A full position as the command line takes it: a sum of segments, or one standalone position.
-#[derive(Clone)]
-pub enum Position {
-    /// A sum of impartial positions, possibly of several games (`kayles 5 + nim 3`).
-    Sum(Vec<Segment>),
-    /// A position of a game that is not summed.
-    Single(Arc<dyn Standalone>),
-}
-
-impl Position {
-    /// The spec text of the position's game(s), e.g. `kayles + nim`.
-    pub fn game(&self) -> String {
-        match self {
-            Position::Sum(segments) => {
-                let names: Vec<String> = segments.iter().map(|s| s.game.spec()).collect();
-                names.join(" + ")
-            }
-            Position::Single(s) => s.game(),
-        }
-    }
-
-    /// The position as JSON: the game's own JSON for one game, else a list of
-    /// `{"game": SPEC, "position": ...}`.
-    pub fn to_json(&self) -> Json {
-        match self {
-            Position::Sum(segments) if segments.len() == 1 => {
-                segments[0].game.position_json(&segments[0].parts)
-            }
-            Position::Sum(segments) => Json::Array(
-                segments
-                    .iter()
-                    .map(|s| serde_json::json!({"game": s.game.spec(), "position": s.game.position_json(&s.parts)}))
-                    .collect(),
-            ),
-            Position::Single(s) => s.to_json(),
-        }
-    }
-
-    /// The parts of a sum, flattened, with their segment index.
-    pub(crate) fn parts(&self) -> Vec<(usize, ComponentRef)> {
-        match self {
-            Position::Sum(segments) => segments
-                .iter()
-                .enumerate()
-                .flat_map(|(i, s)| s.parts.iter().map(move |p| (i, p.clone())))
-                .collect(),
-            Position::Single(_) => Vec::new(),
-        }
-    }
-
-    /// This sum with flattened part `index` replaced by `replacement`.
-    pub(crate) fn replace(&self, index: usize, replacement: &[ComponentRef]) -> Position {
-        let Position::Sum(segments) = self else {
-            return self.clone();
+fn rate_normal(position: &Position, which: Which, remoteness: &mut SumSearch) -> Result<Rating> {
+    let parts = position.parts();
+    let values = Values::of(&parts)?;
+    let known = values.known();
+    let mut moves = Vec::new();
+    let mut omitted = None;
+    let mut rated = |index: usize,
+                     text: String,
+                     moved: &[Part],
+                     after_values: Option<Vec<NimValue>>|
+     -> Rated {
+        let after = position.replace(index, moved);
+        let (outcome, nim_value, loopy_value) = match &after_values {
+            Some(v) => (sum::outcome(v), sum::nim_value(v), loopy_text(v)),
+            // A lone part without a nim value moved to a P-position (its closed form's choice).
+            None => (Outcome::P, None, None),
         };
-        let mut seen = 0;
-        let mut out = segments.clone();
-        for segment in &mut out {
-            if index < seen + segment.parts.len() {
-                segment
-                    .parts
-                    .splice(index - seen..=index - seen, replacement.iter().cloned());
-                segment.parts = segment.game.normalize(std::mem::take(&mut segment.parts));
-                break;
-            }
-            seen += segment.parts.len();
+        let remoteness = remoteness.solve(&after).map(|(_, r)| r);
+        Rated {
+            text,
+            component: Some(index),
+            value: Value::for_mover(Value::from_outcome(outcome)),
+            outcome,
+            nim_value,
+            loopy_value,
+            score: None,
+            remoteness,
+            position: after,
         }
-        Position::Sum(out)
-    }
-}
-
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Position::Sum(segments) => {
-                for (i, s) in segments.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" + ")?;
-                    }
-                    f.write_str(&s.game.spec())?;
-                    for p in &s.parts {
-                        write!(f, " {p}")?;
+    };
+    match which {
+        Which::All => {
+            for (index, part) in parts.iter().enumerate() {
+                for option in part.options()? {
+                    let after_values = match &known {
+                        Some(known) => {
+                            let mut v = known.clone();
+                            v.remove(index);
+                            for p in &option.parts {
+                                v.push(p.nim_value()?);
+                            }
+                            Some(v)
+                        }
+                        None => None,
+                    };
+                    let after_values = match after_values {
+                        Some(v) => Some(v),
+                        // The lone part has no value: its options are valued one by one.
+                        None => Some(
+                            option
+                                .parts
+                                .iter()
+                                .map(Part::nim_value)
+                                .collect::<Result<Vec<_>>>()?,
+                        ),
+                    };
+                    moves.push(rated(index, option.text, &option.parts, after_values));
+                    if moves.len() > OPTION_LIMIT {
+                        return Err(too_many());
                     }
                 }
-                Ok(())
             }
-            Position::Single(s) => write!(f, "{} {}", s.game(), s),
+        }
+        Which::Winning => {
+            let targets = match &known {
+                Some(v) => sum::winning_targets(v),
+                None => match parts[0].known_outcome() {
+                    Some(Outcome::N) => vec![(0, 0)],
+                    _ => Vec::new(),
+                },
+            };
+            // Each listed move repeats the whole position, so a large sum lists fewer moves.
+            let most = (LISTING_BUDGET / (parts.len() + 1)).max(MIN_LISTED_MOVES);
+            for (index, target) in targets {
+                let room = most.saturating_sub(moves.len()).min(LISTED_PER_PART);
+                if room == 0 && most <= moves.len() {
+                    omitted.get_or_insert_with(|| {
+                        format!(
+                            "only the first {most} winning moves are listed for a sum of {} parts",
+                            parts.len()
+                        )
+                    });
+                    break;
+                }
+                let listing = match parts[index].options_with_value(target, room) {
+                    Err(Error::Limit(why)) => {
+                        omitted = Some(why);
+                        continue;
+                    }
+                    other => other?,
+                };
+                if !listing.is_complete() {
+                    omitted = Some(match listing.total {
+                        Some(total) => format!(
+                            "{} {} has {total} winning moves; the first {} are listed",
+                            parts[index].game(),
+                            parts[index],
+                            listing.items.len()
+                        ),
+                        None => format!(
+                            "{} {} has more winning moves than the {} listed",
+                            parts[index].game(),
+                            parts[index],
+                            listing.items.len()
+                        ),
+                    });
+                }
+                for option in listing.items {
+                    let after_values = known.as_ref().map(|_| vec![NimValue::Finite(0)]);
+                    moves.push(rated(index, option.text, &option.parts, after_values));
+                }
+            }
         }
     }
+    Ok(Rating { moves, omitted })
+}
+
+fn rate_misere(position: &Position, which: Which, remoteness: &mut SumSearch) -> Result<Rating> {
+    let parts = position.parts();
+    let mut rule = MisereRule::for_sum(&parts)?;
+    let mut moves = Vec::new();
+    for (index, part) in parts.iter().enumerate() {
+        let options = match (which, &rule) {
+            // A winning move leaves XOR 0 or 1, so the part (of value g) goes to an option of
+            // value X ⊕ g or X ⊕ g ⊕ 1: only those are examined.
+            (Which::Winning, MisereRule::Sj(values)) => {
+                let x = values.iter().fold(0, |x, g| x ^ g);
+                let g = values[index];
+                let mut options = Vec::new();
+                for target in [x ^ g, x ^ g ^ 1] {
+                    options.extend(part.options_with_value(target, OPTION_LIMIT)?.items);
+                }
+                options
+            }
+            _ => part.options()?,
+        };
+        for option in options {
+            let after = position.replace(index, &option.parts);
+            let outcome = rule.outcome_after(&after, index, &option.parts)?;
+            if which == Which::Winning && outcome != Outcome::P {
+                continue;
+            }
+            moves.push(Rated {
+                text: option.text,
+                component: Some(index),
+                value: Value::for_mover(Value::from_outcome(outcome)),
+                outcome,
+                nim_value: None,
+                loopy_value: None,
+                score: None,
+                remoteness: remoteness.solve(&after).map(|(_, r)| r),
+                position: after,
+            });
+            if moves.len() > OPTION_LIMIT {
+                return Err(too_many());
+            }
+        }
+    }
+    Ok(Rating {
+        moves,
+        omitted: None,
+    })
 }
 
 /// A move of a whole position, as reported.
@@ -330,15 +520,21 @@ pub struct ValueReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loopy_value: Option<String>,
     /// Scored games: the value the catalog entry defines.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<i64>,
-    /// Remoteness, for games solved by retrograde analysis.
+    #[serde(rename = "value", skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
+    /// Remoteness: moves to the end with perfect play, where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remoteness: Option<u64>,
-    /// Every winning move.
+    /// Why the remoteness is not given, when it is not.
+    #[serde(skip)]
+    pub remoteness_note: Option<&'static str>,
+    /// The play convention.
+    #[serde(skip)]
+    pub play: Play,
+    /// Every winning move (or the first ones, see `winning_moves_omitted`).
     pub winning_moves: Vec<MoveReport>,
-    /// Set when some part has too many winning moves to list (a huge heap that splits): says
-    /// which; the outcome and nim value are still exact.
+    /// Set when some winning moves are not listed: how many there are, or why; the outcome and
+    /// nim value are still exact.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winning_moves_omitted: Option<String>,
 }
@@ -365,11 +561,27 @@ pub struct OptionReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loopy_value: Option<String>,
     /// Scored games: its value.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub value: Option<i64>,
+    #[serde(rename = "value", skip_serializing_if = "Option::is_none")]
+    pub score: Option<i64>,
     /// Its remoteness, where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remoteness: Option<u64>,
+}
+
+impl From<Rated> for OptionReport {
+    fn from(m: Rated) -> OptionReport {
+        OptionReport {
+            position: m.position.to_json(),
+            display: m.position.to_string(),
+            text: m.text,
+            component: m.component,
+            outcome: m.outcome,
+            nim_value: m.nim_value,
+            loopy_value: m.loopy_value,
+            score: m.score,
+            remoteness: m.remoteness,
+        }
+    }
 }
 
 /// The answer to `sprague moves`.
@@ -383,307 +595,96 @@ pub struct MovesReport {
     pub moves: Vec<OptionReport>,
 }
 
-fn loopy_text(value: &NimValue) -> Option<String> {
-    match value {
-        NimValue::Finite(_) => None,
-        NimValue::Infinite(_) => Some(value.to_string()),
-    }
-}
-
-/// Outcome, nim value and every winning move of `position`.
+/// Outcome, nim value, remoteness and every winning move of `position`.
 ///
-/// ```
-/// let position = sprague::spec::parse_position(&["nim", "3", "4", "5"])?;
-/// let report = sprague::analysis::value(&position, sprague::game::Play::Normal)?;
-/// assert_eq!(report.nim_value, Some(2));
-/// assert_eq!(report.winning_moves.len(), 1); // 3 -> 1
-/// # Ok::<(), sprague::Error>(())
-/// ```
+/// # Errors
+/// As for [`rate`].
 pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
-    let game = position.game();
-    let json = position.to_json();
+    let mut search = SumSearch::new(play, REMOTENESS_LIMIT);
+    let searched = match position {
+        Position::Sum(_) => search.solve(position),
+        Position::Single(_) => None,
+    };
+    let rating = rate_with(position, play, Which::Winning, &mut search)?;
+    let mut report = ValueReport {
+        game: position.game(),
+        position: position.to_json(),
+        outcome: Outcome::D,
+        nim_value: None,
+        loopy_value: None,
+        score: None,
+        remoteness: None,
+        remoteness_note: None,
+        play,
+        winning_moves: rating
+            .moves
+            .into_iter()
+            .map(|m| MoveReport {
+                position: m.position.to_json(),
+                display: m.position.to_string(),
+                text: m.text,
+                component: m.component,
+            })
+            .collect(),
+        winning_moves_omitted: rating.omitted,
+    };
     match position {
         Position::Single(s) => {
-            let e = s.evaluate(play)?;
-            let winning_moves = s
-                .winning_moves(play)?
-                .into_iter()
-                .map(|(text, next)| MoveReport {
-                    text,
-                    position: next.to_json(),
-                    component: None,
-                    display: Position::Single(next).to_string(),
-                })
-                .collect();
-            Ok(ValueReport {
-                game,
-                position: json,
-                outcome: e.outcome,
-                nim_value: e.nim_value,
-                loopy_value: None,
-                value: e.value,
-                remoteness: e.remoteness,
-                winning_moves,
-                winning_moves_omitted: None,
-            })
+            let e = s.evaluate()?;
+            report.outcome = e.outcome;
+            report.nim_value = e.nim_value;
+            report.score = e.score;
+            report.remoteness = e.remoteness;
+            if e.remoteness.is_none() && e.outcome == Outcome::D {
+                report.remoteness_note = Some("none (a draw)");
+            }
         }
-        Position::Sum(_) if play == Play::Misere => match crate::misere::sj_value(position)? {
-            Some(report) => Ok(report),
-            None => misere_value(position),
-        },
         Position::Sum(_) => {
             let parts = position.parts();
-            let values = parts
-                .iter()
-                .map(|(_, p)| p.nim_value())
-                .collect::<Result<Vec<_>>>()?;
-            let outcome = sum::outcome(&values);
-            let mut winning_moves = Vec::new();
-            let mut winning_moves_omitted = None;
-            // Each listed move repeats the whole position, so a large sum lists fewer moves.
-            let most = (LISTING_BUDGET / (parts.len() + 1)).max(MIN_LISTED_MOVES);
-            for (index, target) in sum::winning_targets(&values) {
-                if winning_moves.len() >= most {
-                    winning_moves_omitted = Some(format!(
-                        "only the first {most} winning moves are listed for a sum of {} parts",
-                        parts.len()
-                    ));
-                    break;
-                }
-                let options = match parts[index].1.options_with_value(target, OPTION_LIMIT) {
-                    Err(Error::Limit(why)) => {
-                        winning_moves_omitted = Some(why);
-                        continue;
+            match play {
+                Play::Normal => {
+                    let values = Values::of(&parts)?;
+                    match values.known() {
+                        Some(v) => {
+                            report.outcome = sum::outcome(&v);
+                            report.nim_value = sum::nim_value(&v);
+                            report.loopy_value = loopy_text(&v);
+                        }
+                        None => {
+                            report.outcome = parts[0].known_outcome().unwrap_or(Outcome::D);
+                        }
                     }
-                    other => other?,
-                };
-                for option in options {
-                    let next = position.replace(index, &option.parts);
-                    winning_moves.push(MoveReport {
-                        text: option.text,
-                        position: next.to_json(),
-                        component: Some(index),
-                        display: next.to_string(),
-                    });
+                }
+                Play::Misere => {
+                    report.outcome = match MisereRule::for_sum(&parts)? {
+                        MisereRule::Sj(values) => misere::outcome(&values),
+                        MisereRule::Search(mut search) => search.outcome(position)?,
+                    };
                 }
             }
-            let lone_loopy = match values.as_slice() {
-                [v] => loopy_text(v),
-                _ => None,
-            };
-            Ok(ValueReport {
-                game,
-                position: json,
-                outcome,
-                nim_value: sum::nim_value(&values),
-                loopy_value: lone_loopy,
-                value: None,
-                remoteness: None,
-                winning_moves,
-                winning_moves_omitted,
-            })
+            match searched {
+                Some((outcome, r)) if outcome == report.outcome => report.remoteness = Some(r),
+                Some(_) => {
+                    return Err(Error::Internal(format!(
+                        "the search and the values disagree on {position}"
+                    )))
+                }
+                None => report.remoteness_note = Some("not computed (too large to search exactly)"),
+            }
         }
     }
+    Ok(report)
 }
 
 /// Every option of `position` with its outcome and value.
+///
+/// # Errors
+/// As for [`rate`].
 pub fn moves(position: &Position, play: Play) -> Result<MovesReport> {
-    let game = position.game();
-    let json = position.to_json();
-    let mut out = Vec::new();
-    match position {
-        Position::Single(s) => {
-            for (text, next) in s.moves(play)? {
-                let e = next.evaluate(play)?;
-                out.push(OptionReport {
-                    text,
-                    position: next.to_json(),
-                    component: None,
-                    display: Position::Single(next.clone()).to_string(),
-                    outcome: e.outcome,
-                    nim_value: e.nim_value,
-                    loopy_value: None,
-                    value: e.value,
-                    remoteness: e.remoteness,
-                });
-            }
-        }
-        Position::Sum(_) => {
-            let mut solver = misere_solver();
-            let parts = position.parts();
-            let values = if play == Play::Misere {
-                Vec::new()
-            } else {
-                parts
-                    .iter()
-                    .map(|(_, p)| p.nim_value())
-                    .collect::<Result<Vec<_>>>()?
-            };
-            for (index, (_, part)) in parts.iter().enumerate() {
-                for option in part.options(OPTION_LIMIT)? {
-                    let next = position.replace(index, &option.parts);
-                    let (outcome, nim_value, loopy_value) = if play == Play::Misere {
-                        (misere_outcome(&mut solver, &next)?, None, None)
-                    } else {
-                        let mut after = values.clone();
-                        after.remove(index);
-                        for p in &option.parts {
-                            after.push(p.nim_value()?);
-                        }
-                        let loopy = match after.as_slice() {
-                            [v] => loopy_text(v),
-                            _ => None,
-                        };
-                        (sum::outcome(&after), sum::nim_value(&after), loopy)
-                    };
-                    out.push(OptionReport {
-                        text: option.text,
-                        position: next.to_json(),
-                        component: Some(index),
-                        display: next.to_string(),
-                        outcome,
-                        nim_value,
-                        loopy_value,
-                        value: None,
-                        remoteness: None,
-                    });
-                }
-                if out.len() > OPTION_LIMIT {
-                    return Err(Error::Limit(format!(
-                        "more than {OPTION_LIMIT} options to list"
-                    )));
-                }
-            }
-        }
-    }
+    let rating = rate(position, play, Which::All)?;
     Ok(MovesReport {
-        game,
-        position: json,
-        moves: out,
-    })
-}
-
-/// A sum in canonical form (each game's parts sorted, coin pairs cancelled), keyed by its text so
-/// that the misère search can memoise it.
-#[derive(Clone)]
-struct Canonical {
-    key: String,
-    position: Position,
-}
-
-impl PartialEq for Canonical {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl Eq for Canonical {}
-impl Hash for Canonical {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.key.hash(state);
-    }
-}
-
-fn canonical(position: &Position) -> Canonical {
-    let position = match position {
-        Position::Sum(segments) => Position::Sum(
-            segments
-                .iter()
-                .map(|s| {
-                    let mut parts = s.game.normalize(s.parts.clone());
-                    parts.sort_by_cached_key(|p| p.to_string());
-                    Segment {
-                        game: s.game.clone(),
-                        parts,
-                    }
-                })
-                .collect(),
-        ),
-        Position::Single(_) => position.clone(),
-    };
-    Canonical {
-        key: position.to_string(),
-        position,
-    }
-}
-
-/// A sum of type-erased summands as an [`Impartial`] game. Moves go through
-/// [`Position::replace`], so each game's own normalisation (e.g. cancelling coins) applies.
-#[derive(Default)]
-struct ErasedSum {
-    /// The first error a part raised while listing its options; the search is void if set.
-    error: std::cell::RefCell<Option<Error>>,
-}
-
-impl Impartial for ErasedSum {
-    type Position = Canonical;
-
-    fn options(&self, sum: &Canonical) -> Vec<Canonical> {
-        let mut out = Vec::new();
-        for (i, (_, part)) in sum.position.parts().iter().enumerate() {
-            match part.options(OPTION_LIMIT) {
-                Ok(options) => out.extend(
-                    options
-                        .iter()
-                        .map(|o| canonical(&sum.position.replace(i, &o.parts))),
-                ),
-                Err(e) => {
-                    self.error.borrow_mut().get_or_insert(e);
-                }
-            }
-        }
-        out
-    }
-}
-
-fn misere_solver() -> MisereOutcomes<ErasedSum> {
-    MisereOutcomes::new(ErasedSum::default()).with_position_limit(MISERE_POSITION_LIMIT)
-}
-
-fn misere_outcome(solver: &mut MisereOutcomes<ErasedSum>, position: &Position) -> Result<Outcome> {
-    if let Some(outcome) = crate::misere::sj_outcome(position)? {
-        return Ok(outcome);
-    }
-    let outcome = solver.outcome(&canonical(position));
-    if let Some(e) = solver.game().error.borrow_mut().take() {
-        return Err(e);
-    }
-    outcome.map_err(|e| match e {
-            Error::Limit(_) => Error::Limit(format!(
-                "misère play of this sum needs more than {MISERE_POSITION_LIMIT} positions of direct search; try smaller heaps"
-            )),
-            Error::Cycle(_) => Error::Unsupported("misère play is not supported for loopy games".into()),
-            other => other,
-        })
-}
-
-fn misere_value(position: &Position) -> Result<ValueReport> {
-    let mut solver = misere_solver();
-    let outcome = misere_outcome(&mut solver, position)?;
-    let mut winning_moves = Vec::new();
-    if outcome == Outcome::N {
-        for (index, (_, part)) in position.parts().iter().enumerate() {
-            for option in part.options(OPTION_LIMIT)? {
-                let next = position.replace(index, &option.parts);
-                if misere_outcome(&mut solver, &next)? == Outcome::P {
-                    winning_moves.push(MoveReport {
-                        text: option.text,
-                        position: next.to_json(),
-                        component: Some(index),
-                        display: next.to_string(),
-                    });
-                }
-            }
-        }
-    }
-    Ok(ValueReport {
         game: position.game(),
         position: position.to_json(),
-        outcome,
-        nim_value: None,
-        loopy_value: None,
-        value: None,
-        remoteness: None,
-        winning_moves,
-        winning_moves_omitted: None,
+        moves: rating.moves.into_iter().map(OptionReport::from).collect(),
     })
 }

@@ -42,13 +42,8 @@ pub enum Error {
     },
     /// A saved file (database, checkpoint) that cannot be used: unreadable, for another game
     /// or format version, truncated or damaged.
-    #[error("{path}: {problem}")]
-    File {
-        /// The file.
-        path: String,
-        /// What is wrong with it.
-        problem: crate::file::Problem,
-    },
+    #[error(transparent)]
+    File(#[from] crate::file::Refused),
     /// An error in a game script (`script:PATH`): a syntax or run-time error, a wrong return
     /// type, or a script cap exceeded, at a place in the file.
     #[error("{file}:{line}:{column}: {message}")]

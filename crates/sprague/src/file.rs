@@ -15,7 +15,7 @@
 //!
 //! Opening checks every field against what the reader expects, and [`Reader::finish`] checks
 //! the checksum and that nothing follows it; a file that fails any check is refused with an
-//! [`Error::File`] naming the field. Files are written under a temporary name, synced and
+//! [`Refused`] naming the field. Files are written under a temporary name, synced and
 //! renamed, so a reader (or a resumed run after a kill) sees the old file or the new one, never
 //! a torn one.
 //!
@@ -35,7 +35,18 @@
 //! # Ok::<(), sprague::Error>(())
 //! ```
 
-use crate::error::{Error, Result};
+/// A file this module refused, and why; the crate's [`crate::Error::File`] carries it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {problem}")]
+pub struct Refused {
+    /// The file.
+    pub path: String,
+    /// What is wrong with it.
+    pub problem: Problem,
+}
+
+/// The results of this module.
+pub type Result<T> = std::result::Result<T, Refused>;
 use std::fmt;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -129,14 +140,14 @@ pub enum Problem {
     Payload(String),
 }
 
-fn refused(path: &Path, problem: Problem) -> Error {
-    Error::File {
+fn refused(path: &Path, problem: Problem) -> Refused {
+    Refused {
         path: path.display().to_string(),
         problem,
     }
 }
 
-fn os(path: &Path, e: &std::io::Error) -> Error {
+fn os(path: &Path, e: &std::io::Error) -> Refused {
     refused(path, Problem::Os(e.to_string()))
 }
 
@@ -241,7 +252,7 @@ fn temporary(path: &Path) -> PathBuf {
 /// `payload_len` bytes `payload` writes; atomically (a temporary file, synced, then renamed).
 ///
 /// # Errors
-/// [`Error::File`] when the file cannot be written, or the closure wrote another number of
+/// [`Refused`] when the file cannot be written, or the closure wrote another number of
 /// bytes than announced.
 pub fn write(
     path: &Path,
@@ -333,8 +344,8 @@ impl Reader {
         &self.path
     }
 
-    /// An [`Error::File`] about this file's payload, for kinds that check its shape.
-    pub fn corrupt(&self, what: impl Into<String>) -> Error {
+    /// An [`Refused`] about this file's payload, for kinds that check its shape.
+    pub fn corrupt(&self, what: impl Into<String>) -> Refused {
         refused(&self.path, Problem::Payload(what.into()))
     }
 
@@ -366,7 +377,7 @@ impl Reader {
     /// Reads exactly `buffer.len()` payload bytes.
     ///
     /// # Errors
-    /// [`Error::File`] when the payload or the file ends first.
+    /// [`Refused`] when the payload or the file ends first.
     pub fn read_payload(&mut self, buffer: &mut [u8]) -> Result<()> {
         if buffer.len() as u64 > self.remaining {
             return Err(self.corrupt("shorter than its content needs"));
@@ -379,7 +390,7 @@ impl Reader {
     /// Checks that the whole payload was read, the checksum, and that nothing follows.
     ///
     /// # Errors
-    /// [`Error::File`] naming the failed check.
+    /// [`Refused`] naming the failed check.
     pub fn finish(mut self) -> Result<()> {
         if self.remaining != 0 {
             return Err(self.corrupt("longer than its content"));
@@ -426,7 +437,7 @@ impl Read for Reader {
 /// Opens a file and checks its header against `expected`.
 ///
 /// # Errors
-/// [`Error::File`] when the file cannot be read or its magic, kind, version, spec or payload
+/// [`Refused`] when the file cannot be read or its magic, kind, version, spec or payload
 /// length is not what `expected` asks for.
 pub fn open(path: &Path, expected: &Expected<'_>) -> Result<Reader> {
     let file = std::fs::File::open(path).map_err(|e| os(path, &e))?;
@@ -537,7 +548,7 @@ mod tests {
 
     fn problem(result: Result<Vec<u8>>) -> Problem {
         match result {
-            Err(Error::File { problem, .. }) => problem,
+            Err(Refused { problem, .. }) => problem,
             other => panic!("expected a refused file, got {other:?}"),
         }
     }
@@ -562,7 +573,7 @@ mod tests {
         );
         assert!(matches!(
             other_kind.err(),
-            Some(Error::File {
+            Some(Refused {
                 problem: Problem::Kind { .. },
                 ..
             })

@@ -4,17 +4,19 @@
 //! winning moves, sums, misère play, loopy games with draws, and the game families of the
 //! classical literature.
 //!
-//! - [`game`]: the core traits ([`game::Impartial`], [`game::TwoPlayer`], [`game::Sum`]);
-//! - [`solve`]: generic solvers that work for any game implementing them;
-//! - [`heap`]: heap games (subtraction, take-and-break) with certified periods;
-//! - [`games`]: one module per game family;
-//! - [`nimber`]: the nim field on 64-bit words, at hardware speed;
-//! - [`spec`]: the game-spec language of the command line;
-//! - [`analysis`]: type-erased games and the reports front ends print.
-//! - [`script`]: games written as sandboxed Rhai scripts (`script:PATH`).
+//! The layers, each importing only those below it (`docs/architecture.md` has the picture):
+//! 1. [`game`]: what a game is ([`game::Impartial`], [`game::TwoPlayer`], [`game::Evaluated`],
+//!    [`game::Notation`]) and the values positions have; beside it the infrastructure
+//!    ([`error`], [`file`], [`progress`], [`simd`]) and the nim field ([`nimber`]);
+//! 2. [`solve`]: generic solvers that work for any game implementing those traits;
+//! 3. [`heap`] and [`games`]: the families, each a typed game with its notation (and
+//!    [`script`], games written as sandboxed Rhai scripts);
+//! 4. [`erased`], [`analysis`], [`play`] and [`catalog`]: games chosen at run time through a
+//!    few generic adapters, the answers front ends print, and the one registry of games.
 //!
 //! ```
-//! let position = sprague::spec::parse_position(&["nim", "3", "4", "5"])?;
+//! let catalog = sprague::catalog::Catalog::default();
+//! let position = catalog.parse_position(&["nim", "3", "4", "5"])?;
 //! let report = sprague::analysis::value(&position, sprague::game::Play::Normal)?;
 //! assert_eq!(report.outcome, sprague::game::Outcome::N);
 //! assert_eq!(report.winning_moves[0].text, "3 -> 1");
@@ -23,21 +25,21 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod catalog;
 pub mod counting;
-pub mod db;
+pub mod erased;
 pub mod error;
 pub mod file;
 pub mod game;
 pub mod games;
 pub mod heap;
 pub mod josephus;
-pub mod misere;
 pub mod nimber;
 pub mod play;
 pub mod progress;
+#[cfg(feature = "rhai")]
 pub mod script;
 pub mod simd;
 pub mod solve;
-pub mod spec;
 
 pub use error::{Error, Result};

@@ -1,9 +1,9 @@
 //! Bad input is normal input: random specs and positions give results or errors, never panics.
 
+use crate::support::{parse_game, parse_position};
 use proptest::prelude::*;
 use sprague::analysis;
 use sprague::game::Play;
-use sprague::spec;
 
 /// Fragments that random specs and positions are built from: real names, near misses, and junk.
 const SPEC_WORDS: &[&str] = &[
@@ -119,7 +119,7 @@ proptest! {
     #[test]
     fn random_specs_and_positions_parse_or_fail_cleanly(words in words()) {
         // Parsing must never panic, whatever the words.
-        let _ = spec::parse_position(&words);
+        let _ = parse_position(&words);
     }
 
     #[test]
@@ -128,7 +128,7 @@ proptest! {
         // directly, so it gets the smallest positions only.
         let small = words.iter().skip(1).all(|w| w.len() < 12);
         let tiny = words.iter().skip(1).all(|w| w.len() <= 3 && !w.contains("12"));
-        if let (true, Ok(position)) = (small, spec::parse_position(&words)) {
+        if let (true, Ok(position)) = (small, parse_position(&words)) {
             let _ = analysis::value(&position, Play::Normal);
             let _ = analysis::moves(&position, Play::Normal);
             if tiny {
@@ -139,9 +139,9 @@ proptest! {
 
     #[test]
     fn arbitrary_text_never_panics(spec_text in "\\PC{0,12}", args in prop::collection::vec("\\PC{0,8}", 0..4)) {
-        let _ = spec::parse_game(&spec_text);
+        let _ = parse_game(&spec_text);
         let mut all = vec![spec_text];
         all.extend(args);
-        let _ = spec::parse_position(&all);
+        let _ = parse_position(&all);
     }
 }

@@ -1,12 +1,23 @@
 //! Scripted games (`script:PATH`): every example script against its built-in counterpart or a
 //! brute-force oracle, and every class of script error with its message.
 
-use sprague::analysis::{self, Parsed, Position};
+use crate::support::{parse_game, parse_position};
+use sprague::analysis;
+use sprague::catalog::{Catalog, GameRef, Settings};
+use sprague::erased::{Parsed, Position};
 use sprague::game::{NimValue, Outcome, Play};
 use sprague::heap::PeriodSearch;
-use sprague::script::{load_game_with_limits, Limits};
-use sprague::spec::{parse_game, parse_position};
+use sprague::script::Limits;
 use sprague::Error;
+
+/// The game of the script at `path`, under `limits`.
+fn load_game_with_limits(path: &str, limits: Limits) -> sprague::Result<GameRef> {
+    let settings = Settings {
+        script: limits,
+        ..Settings::default()
+    };
+    Catalog::new(settings).game(&format!("script:{path}"))
+}
 use std::collections::{HashSet, VecDeque};
 
 fn example(name: &str) -> String {
@@ -193,8 +204,8 @@ fn tictactoe_script_equals_mnk_3_3_3() {
     assert_eq!(boards.len(), 5478);
     let scripted_game = parse_game(&script).unwrap();
     let mnk = parse_game("mnk:3,3,3").unwrap();
-    let evaluate = |game: &std::sync::Arc<dyn sprague::analysis::GameDef>, board: &str| {
-        let Parsed::Single(s) = game.parse_position(&[board.to_string()]).unwrap() else {
+    let evaluate = |game: &GameRef, board: &str| {
+        let Parsed::Single(s) = game.parse(&[board]).unwrap() else {
             panic!()
         };
         analysis::value(&Position::Single(s), Play::Normal).unwrap()
@@ -228,7 +239,7 @@ fn reachable(start: Position) -> Vec<Position> {
             continue;
         }
         if let Position::Single(s) = &p {
-            for (_, next) in s.moves(Play::Normal).unwrap() {
+            for (_, next) in s.moves().unwrap() {
                 queue.push_back(Position::Single(next));
             }
         }
@@ -247,8 +258,8 @@ fn cards_script_equals_the_builtin_card_game() {
     for p in positions.iter().step_by(3) {
         let Position::Single(s) = p else { panic!() };
         let text = s.to_string();
-        let args: Vec<String> = text.split(' ').map(String::from).collect();
-        let Parsed::Single(built_in) = cards.parse_position(&args).unwrap() else {
+        let args: Vec<&str> = text.split(' ').collect();
+        let Parsed::Single(built_in) = cards.parse(&args).unwrap() else {
             panic!()
         };
         let built_in = analysis::value(&Position::Single(built_in), Play::Normal).unwrap();
@@ -287,10 +298,10 @@ fn loopy_impartial_script_equals_the_builtin_loopy_values() {
         (0, 9, 4, 4, 1),
     ] {
         let literal = format!("[[{a},{b}],[{c},{d}],{y}]");
-        let Parsed::Parts(parts) = game.parse_position(&[literal]).unwrap() else {
+        let Parsed::Parts(segment) = game.parse(&[&literal]).unwrap() else {
             panic!()
         };
-        parts[0].nim_value().unwrap();
+        segment.parts[0].nim_value().unwrap();
     }
     for a in (0..10).step_by(3) {
         for b in a..10 {
@@ -298,15 +309,16 @@ fn loopy_impartial_script_equals_the_builtin_loopy_values() {
                 for d in c..10 {
                     for y in [0, 7] {
                         let literal = format!("[[{a},{b}],[{c},{d}],{y}]");
-                        let Parsed::Parts(parts) = game.parse_position(&[literal]).unwrap() else {
+                        let Parsed::Parts(segment) = game.parse(&[&literal]).unwrap() else {
                             panic!()
                         };
-                        let scripted = parts[0].nim_value().unwrap();
+                        let scripted = segment.parts[0].nim_value().unwrap();
                         let args = [format!("{a},{b}"), format!("{c},{d}"), y.to_string()];
-                        let Parsed::Single(built_in) = cards.parse_position(&args).unwrap() else {
+                        let words: Vec<&str> = args.iter().map(String::as_str).collect();
+                        let Parsed::Single(built_in) = cards.parse(&words).unwrap() else {
                             panic!()
                         };
-                        let built_in = built_in.evaluate(Play::Normal).unwrap();
+                        let built_in = built_in.evaluate().unwrap();
                         match scripted {
                             NimValue::Finite(g) => {
                                 finite += 1;
@@ -350,16 +362,15 @@ fn temp_script(name: &str, source: &str) -> String {
 fn error_of(name: &str, source: &str, position: &[&str], limits: Limits) -> (String, Error) {
     let path = temp_script(name, source);
     let result = load_game_with_limits(&path, limits).and_then(|game| {
-        let args: Vec<String> = position.iter().map(|s| s.to_string()).collect();
-        match game.parse_position(&args)? {
-            Parsed::Parts(parts) => {
-                for p in &parts {
+        match game.parse(position)? {
+            Parsed::Parts(segment) => {
+                for p in &segment.parts {
                     p.nim_value()?;
-                    p.options(1000)?;
+                    p.options()?;
                 }
             }
             Parsed::Single(s) => {
-                s.evaluate(Play::Normal)?;
+                s.evaluate()?;
             }
         }
         if let Some(heap) = game.heap() {
@@ -611,7 +622,7 @@ fn the_sandbox_has_no_import_and_no_eval() {
 fn bad_positions_and_missing_files_are_reported() {
     let path = temp_script("literal", "fn options(n) { [] }");
     let game = load_game_with_limits(&path, Limits::DEFAULT).unwrap();
-    let e = game.parse_position(&["[1,".to_string()]).err().unwrap();
+    let e = game.parse(&["[1,"]).err().unwrap();
     assert!(matches!(e, Error::Position { .. }), "{e}");
     let e = parse_game("script:/nonexistent/x.rhai").err().unwrap();
     assert!(matches!(e, Error::Io { .. }), "{e}");

@@ -1,9 +1,9 @@
 //! The seed problems, answered through the public API as the examples and the CLI answer them.
 
+use crate::support::{parse_game, parse_position};
 use sprague::analysis::value;
 use sprague::game::{Outcome, Play};
 use sprague::heap::PeriodSearch;
-use sprague::spec::{parse_game, parse_position};
 
 fn outcome(words: &[&str]) -> Outcome {
     let position = parse_position(words).expect("the position parses");

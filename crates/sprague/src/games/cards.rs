@@ -11,19 +11,19 @@
 //! The rules do not depend on who is to move, so the game is impartial under normal play (a
 //! finished position has no moves), and positions also get generalized Sprague–Grundy values.
 
-use crate::analysis::{Evaluation, GameDef, Parsed, SolveReport, Standalone, StandaloneMove};
 use crate::error::{Error, Result};
-use crate::game::{Play, Terminal, TwoPlayer};
+use crate::game::notation::parse_u64;
+use crate::game::ParseError;
+use crate::game::{Evaluated, Evaluation, Game, Notation, SolveReport, Terminal, TwoPlayer, Value};
 use crate::progress::Progress;
 use crate::solve::graph::explore;
 use crate::solve::loopy::{loopy_values, LoopyValues};
-use crate::solve::retrograde::{retrograde, Counts, Retrograde, Value};
+use crate::solve::retrograde::{retrograde, Counts, Retrograde};
 use crate::solve::tiered::TieredGame;
-use crate::spec::{parse_u64, CatalogEntry, Family};
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The most cards in a hand.
 pub const MAX_CARDS: usize = 7;
@@ -212,9 +212,11 @@ impl Cards {
     }
 }
 
-impl TwoPlayer for Cards {
+impl Game for Cards {
     type Position = CardsPosition;
+}
 
+impl TwoPlayer for Cards {
     fn terminal(&self, position: &CardsPosition) -> Option<Terminal> {
         position.opponent.contains(&0).then_some(Terminal::Loss)
     }
@@ -230,9 +232,11 @@ impl TwoPlayer for Cards {
 /// The same rules on positions packed into one integer, for solving the whole state space.
 struct Packed(Cards);
 
-impl TwoPlayer for Packed {
+impl Game for Packed {
     type Position = u128;
+}
 
+impl TwoPlayer for Packed {
     fn terminal(&self, &key: &u128) -> Option<Terminal> {
         self.0.terminal(&self.0.unpack(key))
     }
@@ -272,10 +276,12 @@ impl RankedCards {
     }
 }
 
-impl TieredGame for RankedCards {
+impl Game for RankedCards {
     /// Positions travel packed (see [`Cards`]'s packing), since the solver wants `Copy` values.
     type Position = u128;
+}
 
+impl TieredGame for RankedCards {
     fn tier_count(&self) -> usize {
         1
     }
@@ -399,6 +405,11 @@ impl CardsGame {
         }
     }
 
+    /// The spec, `cards:N,M`.
+    pub fn spec(&self) -> String {
+        self.cards.spec()
+    }
+
     fn table(&self) -> Result<&Table> {
         self.table
             .get_or_init(|| Table::build(self.cards))
@@ -413,10 +424,8 @@ impl CardsGame {
         let v = table.vertex(self.cards.pack_position(&position))?;
         let solved = table.values.get(v);
         Ok(Evaluation {
-            outcome: solved.outcome(),
             nim_value: table.loopy.finite(v),
-            value: None,
-            remoteness: solved.remoteness.map(u64::from),
+            ..Evaluation::of(solved.value, solved.remoteness.map(u64::from))
         })
     }
 
@@ -434,7 +443,7 @@ impl CardsGame {
         }
     }
 
-    fn parse(&self, args: &[String]) -> Result<CardsPosition> {
+    fn parse(&self, args: &[&str]) -> Result<CardsPosition> {
         let spec = self.cards.spec();
         let bad = |reason: String| Error::position(spec.clone(), reason);
         let (mover, opponent, last) = match args {
@@ -472,180 +481,128 @@ impl CardsGame {
     }
 }
 
-/// A position of `cards:N,M` as a [`Standalone`].
-struct CardsState {
-    game: Arc<CardsGame>,
-    position: CardsPosition,
-}
-
-impl fmt::Display for CardsState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.position.fmt(f)
-    }
-}
-
 fn position_json(p: &CardsPosition) -> Json {
     json!({"mover": p.mover, "opponent": p.opponent, "last": p.last})
 }
-
-fn normal_only(play: Play) -> Result<()> {
-    match play {
-        Play::Normal => Ok(()),
-        Play::Misere => Err(Error::Unsupported(
-            "cards has its own winning rule (a 0 after your move), so misère play is not defined for it".into(),
-        )),
-    }
-}
-
-impl Standalone for CardsState {
-    fn game(&self) -> String {
-        self.game.cards.spec()
-    }
-
-    fn to_json(&self) -> Json {
-        position_json(&self.position)
-    }
-
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        normal_only(play)?;
-        self.game.solve_position(&self.position)
-    }
-
-    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        normal_only(play)?;
-        Ok(self
-            .game
-            .cards
-            .moves(&self.position)
-            .into_iter()
-            .map(|(x, new, position)| {
-                let next: Arc<dyn Standalone> = Arc::new(CardsState {
-                    game: self.game.clone(),
-                    position,
-                });
-                (format!("{x} -> {new}"), next)
-            })
-            .collect())
-    }
-}
-
-/// The [`GameDef`] of `cards:N,M`.
-struct CardsDef(Arc<CardsGame>);
 
 fn counts_json(c: Counts) -> Json {
     json!({"wins": c.wins, "losses": c.losses, "draws": c.draws})
 }
 
-impl GameDef for CardsDef {
-    fn spec(&self) -> String {
-        self.0.cards.spec()
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        Ok(Parsed::Single(Arc::new(CardsState {
-            game: self.0.clone(),
-            position: self.0.parse(args)?,
-        })))
-    }
-
-    fn solve(&self, args: &[String], progress: &dyn Progress) -> Option<Result<SolveReport>> {
-        Some((|| {
-            let game = &self.0;
-            let start = if args.is_empty() {
-                game.default_start()
-            } else {
-                game.parse(args)?
-            };
-            let total = u64::try_from(game.cards.state_count()).unwrap_or(u64::MAX);
-            progress.start("solving every state", total);
-            let table = game.table()?;
-            progress.finish();
-            let evaluation = game.solve_position(&start)?;
-            let reachable = explore(
-                &Packed(game.cards),
-                [game.cards.pack_position(&start)],
-                STATE_LIMIT as usize,
-            )?;
-            let mut counts = Counts::default();
-            for key in &reachable.positions {
-                match table.values.value(table.vertex(*key)?) {
-                    Value::Win => counts.wins += 1,
-                    Value::Lose => counts.losses += 1,
-                    Value::Tie => counts.ties += 1,
-                    Value::Draw => counts.draws += 1,
-                }
+impl CardsGame {
+    fn solve_report(&self, start: &CardsPosition, progress: &dyn Progress) -> Result<SolveReport> {
+        let total = u64::try_from(self.cards.state_count()).unwrap_or(u64::MAX);
+        progress.start("solving every state", total);
+        let table = self.table()?;
+        progress.finish();
+        let evaluation = self.solve_position(start)?;
+        let reachable = explore(
+            &Packed(self.cards),
+            [self.cards.pack_position(start)],
+            STATE_LIMIT as usize,
+        )?;
+        let mut counts = Counts::default();
+        for key in &reachable.positions {
+            match table.values.value(table.vertex(*key)?) {
+                Value::Win => counts.wins += 1,
+                Value::Lose => counts.losses += 1,
+                Value::Tie => counts.ties += 1,
+                Value::Draw => counts.draws += 1,
             }
-            let mut details = serde_json::Map::new();
-            details.insert("reachable".into(), counts_json(counts));
-            let all = table.values.counts();
-            let mut all_json = counts_json(all);
-            all_json["states"] = json!(table.values.len());
-            details.insert("all_states".into(), all_json);
-            Ok(SolveReport {
-                game: game.cards.spec(),
-                position: position_json(&start),
-                outcome: evaluation.outcome,
-                remoteness: evaluation.remoteness,
-                positions: reachable.positions.len() as u64,
-                details,
-            })
-        })())
+        }
+        let mut details = serde_json::Map::new();
+        details.insert("reachable".into(), counts_json(counts));
+        let all = table.values.counts();
+        let mut all_json = counts_json(all);
+        all_json["states"] = json!(table.values.len());
+        details.insert("all_states".into(), all_json);
+        Ok(SolveReport {
+            game: self.cards.spec(),
+            position: position_json(start),
+            outcome: evaluation.outcome,
+            remoteness: evaluation.remoteness,
+            positions: reachable.positions.len() as u64,
+            details,
+        })
     }
 }
 
-/// The `cards:N,M` spec.
-pub struct CardsFamily;
+impl Game for CardsGame {
+    type Position = CardsPosition;
+}
 
-impl Family for CardsFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "cards:N,M",
-            params: "N cards a hand (1 to 7), card values 0..M-1 (M from 1 to 256); at most 3000000 states",
-            position: "the mover's hand and the opponent's hand as comma lists, then optionally y, the card the opponent played last (default 0): '1,2 3,4' or '1,2 3,4 7'; 'solve' without a position starts from all cards 1 and y = 0",
-            summary: "seed 004's loopy card game: the mover replaces one own card x by (x+y) mod M, y being the card the opponent played last (0 before anyone has played); the card played is x, its value before the change; a player wins as soon as one of their cards is 0 after their own move (so the mover has lost if the opponent holds a 0); endless play is a draw (D)",
-            example: "cards:2,10 1,2 3,4",
-        }]
+impl Evaluated for CardsGame {
+    fn moves(&self, position: &CardsPosition) -> Result<Vec<CardsPosition>> {
+        Ok(self
+            .cards
+            .moves(position)
+            .into_iter()
+            .map(|(_, _, next)| next)
+            .collect())
     }
 
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "cards" {
-            return None;
+    fn evaluate(&self, position: &CardsPosition) -> Result<Evaluation> {
+        self.solve_position(position)
+    }
+
+    fn solve(&self, start: &CardsPosition, progress: &dyn Progress) -> Option<Result<SolveReport>> {
+        Some(self.solve_report(start, progress))
+    }
+}
+
+impl Notation for CardsGame {
+    /// No words: the start, every card 1 and y = 0.
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<CardsPosition, ParseError> {
+        if words.is_empty() {
+            return Ok(self.default_start());
         }
-        Some((|| {
-            let Some(params) = params else {
-                return Err(Error::spec(
-                    spec,
-                    "cards needs parameters N,M (cards a hand, card values), e.g. cards:2,10",
-                ));
-            };
-            let parts: Vec<&str> = params.split(',').collect();
-            let [n, m] = parts.as_slice() else {
-                return Err(Error::spec(
-                    spec,
-                    format!("cards takes two parameters N,M, got {}", parts.len()),
-                ));
-            };
-            let n = parse_u64(n, "the number of cards a hand").map_err(|r| Error::spec(spec, r))?;
-            let m = parse_u64(m, "the number of card values").map_err(|r| Error::spec(spec, r))?;
-            let game: Arc<dyn GameDef> =
-                Arc::new(CardsDef(Arc::new(CardsGame::new(Cards::new(n, m)?))));
-            Ok(game)
-        })())
+        self.parse(words).map_err(|e| match e {
+            Error::Position { reason, .. } => reason.into(),
+            other => other.into(),
+        })
     }
+
+    fn write_position(&self, p: &CardsPosition) -> String {
+        p.to_string()
+    }
+
+    fn position_json(&self, p: &CardsPosition) -> Json {
+        position_json(p)
+    }
+
+    /// `x -> new`: the card played and what it became.
+    fn write_move(&self, from: &CardsPosition, to: &CardsPosition) -> String {
+        self.cards
+            .moves(from)
+            .into_iter()
+            .find(|(_, _, next)| next == to)
+            .map_or_else(|| "?".into(), |(x, new, _)| format!("{x} -> {new}"))
+    }
+}
+
+/// Reads `cards:N,M`'s parameters.
+///
+/// # Errors
+/// [`Error::Spec`] unless there are two numbers in range.
+pub fn parse_cards(params: &str) -> Result<CardsGame> {
+    let spec = format!("cards:{params}");
+    let parts: Vec<&str> = params.split(',').collect();
+    let [n, m] = parts.as_slice() else {
+        return Err(Error::spec(
+            spec,
+            format!("cards takes two parameters N,M, got {}", parts.len()),
+        ));
+    };
+    let n = parse_u64(n, "the number of cards a hand").map_err(|r| Error::spec(&spec, r))?;
+    let m = parse_u64(m, "the number of card values").map_err(|r| Error::spec(&spec, r))?;
+    Ok(CardsGame::new(Cards::new(n, m)?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{self, Position};
     use crate::game::Outcome;
     use crate::solve::solve_game;
-    use crate::spec::{parse_game, parse_position};
 
     fn game(n: u64, m: u64) -> CardsGame {
         CardsGame::new(Cards::new(n, m).unwrap())
@@ -768,40 +725,27 @@ mod tests {
     }
 
     #[test]
-    fn standalone_answers_match_the_table() {
-        let p = parse_position(&["cards:2,10", "2,7", "3,5", "4"]).unwrap();
-        let Position::Single(s) = &p else {
-            panic!("cards positions are standalone")
-        };
+    fn answers_match_the_table() {
         let g = game(2, 10);
-        let e = s.evaluate(Play::Normal).unwrap();
+        let p = g.parse_position(&["2,7", "3,5", "4"]).unwrap();
+        let e = g.evaluate(&p).unwrap();
         assert_eq!(e, g.solve_position(&position(&[2, 7], &[3, 5], 4)).unwrap());
-        assert_eq!(s.to_string(), "2,7 3,5 4");
-        let moves = s.moves(Play::Normal).unwrap();
-        let texts: Vec<&str> = moves.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(g.write_position(&p), "2,7 3,5 4");
+        let moves = g.moves(&p).unwrap();
+        let texts: Vec<String> = moves.iter().map(|n| g.write_move(&p, n)).collect();
         assert_eq!(texts, ["2 -> 6", "7 -> 1"]);
-        assert_eq!(moves[0].1.to_string(), "3,5 6,7 2");
-        let report = analysis::value(&p, Play::Normal).unwrap();
-        assert_eq!(report.outcome, e.outcome);
-        for m in &report.winning_moves {
-            let next = &moves.iter().find(|(t, _)| *t == m.text).unwrap().1;
-            assert_eq!(next.evaluate(Play::Normal).unwrap().outcome, Outcome::P);
-        }
-        assert!(matches!(
-            s.evaluate(Play::Misere),
-            Err(Error::Unsupported(_))
-        ));
+        assert_eq!(g.write_position(&moves[0]), "3,5 6,7 2");
     }
 
     #[test]
     fn solve_reports_the_start_and_counts() {
-        let def = parse_game("cards:2,10").unwrap();
-        let report = def.solve(&[], &()).unwrap().unwrap();
+        let g = game(2, 10);
+        let start = g.parse_position(&[]).unwrap();
+        let report = g.solve(&start, &()).unwrap().unwrap();
         assert_eq!(
             report.position,
             json!({"mover": [1, 1], "opponent": [1, 1], "last": 0})
         );
-        let g = game(2, 10);
         let e = g.solve_position(&position(&[1, 1], &[1, 1], 0)).unwrap();
         assert_eq!(
             (report.outcome, report.remoteness),
@@ -814,19 +758,17 @@ mod tests {
             .map(|k| reachable[k].as_u64().unwrap())
             .sum::<u64>();
         assert_eq!(sum, report.positions);
-        let given = def
-            .solve(&["2,7".into(), "3,5".into(), "4".into()], &())
-            .unwrap()
-            .unwrap();
-        assert_eq!(given.position["last"], json!(4));
+        let given = g.parse_position(&["2,7", "3,5", "4"]).unwrap();
+        let report = g.solve(&given, &()).unwrap().unwrap();
+        assert_eq!(report.position["last"], json!(4));
     }
 
     /// Figures of the solved seed game, pinned (the local-consistency test above vouches for them).
     #[test]
     fn seed_game_figures() {
-        let report = parse_game("cards:2,10")
-            .unwrap()
-            .solve(&[], &())
+        let g = game(2, 10);
+        let report = g
+            .solve(&g.parse_position(&[]).unwrap(), &())
             .unwrap()
             .unwrap();
         assert_eq!(
@@ -838,29 +780,20 @@ mod tests {
     }
 
     #[test]
-    fn bad_specs_and_positions_are_clear_errors() {
-        let spec_error = |s: &str| match parse_game(s) {
+    fn bad_parameters_and_positions_are_clear_errors() {
+        let spec_error = |s: &str| match parse_cards(s) {
             Err(Error::Spec { reason, .. }) => reason,
             Err(e) => panic!("{s}: unexpected error {e}"),
             Ok(_) => panic!("{s} parsed"),
         };
-        assert!(spec_error("cards").contains("needs parameters"));
-        assert!(spec_error("cards:2").contains("two parameters"));
-        assert!(spec_error("cards:0,10").contains("between 1 and 7"));
-        assert!(spec_error("cards:2,0").contains("between 1 and 256"));
-        assert!(spec_error("cards:99,10").contains("between 1 and 7"));
-        assert!(spec_error("cards:2,1000").contains("between 1 and 256"));
-        assert!(spec_error("cards:2,x").contains("whole number"));
-        let position_error = |words: &[&str]| {
-            let mut all = vec!["cards:2,10"];
-            all.extend_from_slice(words);
-            match parse_position(&all) {
-                Err(Error::Position { reason, .. }) => reason,
-                Err(e) => panic!("{words:?}: unexpected error {e}"),
-                Ok(_) => panic!("{words:?} parsed"),
-            }
-        };
-        assert!(position_error(&[]).contains("got 0 words"));
+        assert!(spec_error("2").contains("two parameters"));
+        assert!(spec_error("0,10").contains("between 1 and 7"));
+        assert!(spec_error("2,0").contains("between 1 and 256"));
+        assert!(spec_error("99,10").contains("between 1 and 7"));
+        assert!(spec_error("2,1000").contains("between 1 and 256"));
+        assert!(spec_error("2,x").contains("whole number"));
+        let g = game(2, 10);
+        let position_error = |words: &[&str]| g.parse_position(words).unwrap_err().to_string();
         assert!(position_error(&["1,2"]).contains("got 1 word"));
         assert!(position_error(&["1,2", "3,4", "5", "6"]).contains("got 4 words"));
         assert!(position_error(&["1,2,3", "3,4"]).contains("mover's hand has 3 cards"));
@@ -870,12 +803,12 @@ mod tests {
         assert!(position_error(&["1,-2", "3,4"]).contains("non-negative"));
         assert!(position_error(&["1,,2", "3,4"]).contains("missing"));
         // A legal spec whose state space is too large fails when it is solved.
-        let big = parse_position(&["cards:7,256", "1,1,1,1,1,1,1", "1,1,1,1,1,1,1"]).unwrap();
-        let Position::Single(s) = big else {
-            panic!("cards positions are standalone")
-        };
-        assert!(matches!(s.evaluate(Play::Normal), Err(Error::Limit(_))));
-        assert!(s.moves(Play::Normal).unwrap().len() == 1);
+        let big = game(7, 256);
+        let p = big
+            .parse_position(&["1,1,1,1,1,1,1", "1,1,1,1,1,1,1"])
+            .unwrap();
+        assert!(matches!(big.evaluate(&p), Err(Error::Limit(_))));
+        assert!(big.moves(&p).unwrap().len() == 1);
     }
 
     #[test]

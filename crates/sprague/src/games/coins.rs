@@ -1,7 +1,15 @@
-//! Coin-turning games as one family: a row of coins numbered from 1, some heads; a move flips a
-//! set of coins whose rightmost coin is heads (it goes to tails), and the rule of the game says
-//! which sets are allowed. The value of a position is the XOR of the values of its heads, so
-//! each head is one [`Component`].
+//! Coin-turning games: a set of heads on cells; a move flips a set of cells whose last cell is
+//! a head (it goes to tails), and the rules say which sets are allowed. The value of a position
+//! is the XOR of the values of its heads (a head is a game of its own, and two heads on one cell
+//! cancel), so values and winning moves come from each head's closed form.
+//!
+//! [`Turning`] describes the rules on cells; [`CoinGame`] is the game over any of them, written
+//! once: coin rows ([`CoinRule`], cells numbered from 1) and Tartan products
+//! ([`super::tartan::TartanRule`], cells x,y) are both this game.
+//!
+//! A position is one component, not a sum of its heads: two heads on one cell cancel, which no
+//! sum of independent heads does, so misère play must look at the whole row (normal play only
+//! needs the XOR).
 //!
 //! | spec | a move from head n flips | G(n) |
 //! |---|---|---|
@@ -13,18 +21,189 @@
 //! The XOR of the values of the run m..n−1 in the ruler game is gray(n−1) ⊕ gray(m−1) (the
 //! XOR of lowbit(1), …, lowbit(j) is the Gray code j ⊕ (j >> 1)), so the run with a given value is
 //! found by inverting the Gray code.
-//!
-//! Flipping a coin that is already heads makes it tails. As components, a move replaces head n
-//! by heads at the other flipped coins; two heads on one coin cancel (their values are equal,
-//! so the XOR is unchanged), and [`CoinGame`]'s positions drop such pairs when they are shown.
 
-use crate::analysis::{Component, ComponentMove, ComponentRef, GameDef, Parsed};
 use crate::error::{Error, Result};
-use crate::game::{Impartial, NimValue};
-use crate::spec::{parse_u64, CatalogEntry, Family};
+use crate::game::notation::parse_u64;
+use crate::game::notation::ParseError;
+use crate::game::{Game, Impartial, Layout, Listing, NimValue, Notation};
 use serde_json::Value as Json;
-use std::fmt;
-use std::sync::Arc;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// The most options of a position listed before [`Impartial::try_options`] answers
+/// [`Error::Limit`].
+pub const OPTION_LIMIT: u64 = 100_000;
+
+/// The rules of a coin-turning game on its cells.
+pub trait Turning: Clone + Send + Sync + 'static {
+    /// A cell. The head a move starts from is the largest cell it flips.
+    type Cell: Copy + Ord + Hash + Debug + Send + Sync + 'static;
+
+    /// The game's spec, for messages.
+    fn spec(&self) -> String;
+
+    /// The nim value of one head on `cell`.
+    fn value(&self, cell: Self::Cell) -> u64;
+
+    /// How many moves a head on `cell` has (saturating).
+    fn option_count(&self, cell: Self::Cell) -> u64;
+
+    /// Every set of other cells a move from head `cell` may flip (the caller bounds the count
+    /// by [`Turning::option_count`]).
+    fn flips(&self, cell: Self::Cell) -> Vec<Vec<Self::Cell>>;
+
+    /// The sets of other cells a move from head `cell` may flip whose XOR value is `target`,
+    /// from the closed form: all of them, or some with `total: None`.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when a set would be too large to list.
+    fn flips_with_value(
+        &self,
+        cell: Self::Cell,
+        target: u64,
+        limit: usize,
+    ) -> Result<Listing<Vec<Self::Cell>>>;
+
+    /// Reads one cell.
+    ///
+    /// # Errors
+    /// What is wrong with the word.
+    fn parse_cell(&self, word: &str) -> std::result::Result<Self::Cell, String>;
+
+    /// Writes one cell as [`Turning::parse_cell`] reads it.
+    fn write_cell(&self, cell: Self::Cell) -> String;
+
+    /// One cell as JSON.
+    fn cell_json(&self, cell: Self::Cell) -> Json;
+
+    /// The text of a move that flips `cells` (ascending; the head is the last).
+    fn write_flip(&self, cells: &[Self::Cell]) -> String;
+
+    /// How front ends draw positions.
+    fn layout(&self) -> Layout {
+        Layout::Text
+    }
+}
+
+/// A coin-turning game over any [`Turning`] rules. A position is the ascending list of heads.
+#[derive(Clone, Debug)]
+pub struct CoinGame<T>(pub T);
+
+impl<T: Turning> CoinGame<T> {
+    /// The position after flipping `cells` in `heads`.
+    fn flip(heads: &[T::Cell], cells: &[T::Cell]) -> Vec<T::Cell> {
+        cancel_pairs(heads.iter().chain(cells).copied().collect())
+    }
+
+    fn move_from(heads: &[T::Cell], head: T::Cell, others: &[T::Cell]) -> Vec<T::Cell> {
+        let mut cells = others.to_vec();
+        cells.push(head);
+        Self::flip(heads, &cells)
+    }
+}
+
+impl<T: Turning> Game for CoinGame<T> {
+    type Position = Vec<T::Cell>;
+}
+
+impl<T: Turning> Impartial for CoinGame<T> {
+    fn options(&self, heads: &Vec<T::Cell>) -> Vec<Vec<T::Cell>> {
+        heads
+            .iter()
+            .flat_map(|&h| {
+                self.0
+                    .flips(h)
+                    .into_iter()
+                    .map(move |others| Self::move_from(heads, h, &others))
+            })
+            .collect()
+    }
+
+    fn try_options(&self, heads: &Vec<T::Cell>) -> Result<Vec<Vec<T::Cell>>> {
+        let count = heads
+            .iter()
+            .fold(0u64, |c, &h| c.saturating_add(self.0.option_count(h)));
+        if count > OPTION_LIMIT {
+            return Err(Error::Limit(format!(
+                "this position of {} has more than {OPTION_LIMIT} options to list",
+                self.0.spec()
+            )));
+        }
+        Ok(self.options(heads))
+    }
+
+    fn known_nim_value(&self, heads: &Vec<T::Cell>) -> Result<Option<NimValue>> {
+        Ok(Some(NimValue::Finite(
+            heads.iter().fold(0, |x, &h| x ^ self.0.value(h)),
+        )))
+    }
+
+    /// From each head h of value g, the moves whose other cells have XOR value X ⊕ g ⊕ target
+    /// (X the position's value), by the rules' closed form.
+    fn options_with_nim_value(
+        &self,
+        heads: &Vec<T::Cell>,
+        target: u64,
+        limit: usize,
+    ) -> Result<Option<Listing<Vec<T::Cell>>>> {
+        let x = heads.iter().fold(0, |x, &h| x ^ self.0.value(h));
+        let mut items = Vec::new();
+        let mut total = Some(0u64);
+        for &h in heads {
+            let want = x ^ self.0.value(h) ^ target;
+            let found = match self
+                .0
+                .flips_with_value(h, want, limit.saturating_sub(items.len()))
+            {
+                Ok(found) => found,
+                Err(Error::Limit(_)) => {
+                    total = None;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            total = match (total, found.total) {
+                (Some(t), Some(n)) => Some(t.saturating_add(n)),
+                _ => None,
+            };
+            for others in found.items {
+                if items.len() < limit {
+                    items.push(Self::move_from(heads, h, &others));
+                }
+            }
+        }
+        Ok(Some(Listing { items, total }))
+    }
+}
+
+impl<T: Turning> Notation for CoinGame<T> {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<Vec<T::Cell>, ParseError> {
+        let cells = words
+            .iter()
+            .map(|w| self.0.parse_cell(w))
+            .collect::<std::result::Result<Vec<_>, _>>()?;
+        Ok(cancel_pairs(cells))
+    }
+
+    fn write_position(&self, heads: &Vec<T::Cell>) -> String {
+        let words: Vec<String> = heads.iter().map(|&c| self.0.write_cell(c)).collect();
+        words.join(" ")
+    }
+
+    fn position_json(&self, heads: &Vec<T::Cell>) -> Json {
+        Json::Array(heads.iter().map(|&c| self.0.cell_json(c)).collect())
+    }
+
+    /// The cells flipped are those where the positions differ.
+    fn write_move(&self, from: &Vec<T::Cell>, to: &Vec<T::Cell>) -> String {
+        let flipped = cancel_pairs(from.iter().chain(to).copied().collect());
+        self.0.write_flip(&flipped)
+    }
+
+    fn layout(&self) -> Layout {
+        self.0.layout()
+    }
+}
 
 /// Which sets of coins a move may flip, besides the head it turns to tails.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -263,8 +442,81 @@ impl CoinRule {
     }
 }
 
+/// Reads a coin rule's spec: `ruler`, `ruler:K`, `turtles`, `mock-turtles`, `twins`, `twins:W`.
+///
+/// # Errors
+/// For another name, a missing or extra bound, or a bound below 1 (2 for `twins`).
+pub fn parse_rule(name: &str, params: Option<&str>) -> std::result::Result<CoinRule, String> {
+    let bound = |least: u64| -> std::result::Result<u64, String> {
+        let k = parse_u64(params.unwrap_or_default(), "the bound")?;
+        if k < least {
+            return Err(format!("the bound of {name} must be at least {least}"));
+        }
+        Ok(k)
+    };
+    match (name.trim().to_ascii_lowercase().as_str(), params) {
+        ("ruler", None) => Ok(CoinRule::Ruler),
+        ("ruler", Some(_)) => Ok(CoinRule::RulerBounded(bound(1)?)),
+        ("turtles", None) => Ok(CoinRule::Turtles),
+        ("mock-turtles", None) => Ok(CoinRule::MockTurtles),
+        ("twins", None) => Ok(CoinRule::Twins(None)),
+        ("twins", Some(_)) => Ok(CoinRule::Twins(Some(bound(2)?))),
+        (n @ ("turtles" | "mock-turtles"), Some(_)) => Err(format!("{n} takes no parameters")),
+        _ => Err(format!(
+            "'{name}' is not a coin game (ruler, ruler:K, turtles, mock-turtles, twins, twins:W)"
+        )),
+    }
+}
+
+impl Turning for CoinRule {
+    type Cell = u64;
+
+    fn spec(&self) -> String {
+        CoinRule::spec(*self)
+    }
+
+    fn value(&self, n: u64) -> u64 {
+        CoinRule::value(*self, n)
+    }
+
+    fn option_count(&self, n: u64) -> u64 {
+        CoinRule::option_count(*self, n)
+    }
+
+    fn flips(&self, n: u64) -> Vec<Vec<u64>> {
+        self.flip_sets(n)
+    }
+
+    fn flips_with_value(&self, n: u64, target: u64, limit: usize) -> Result<Listing<Vec<u64>>> {
+        Ok(Listing::all(self.flip_sets_with_value(n, target, limit)?))
+    }
+
+    fn parse_cell(&self, word: &str) -> std::result::Result<u64, String> {
+        match parse_u64(word, "coin")? {
+            0 => Err("coins are numbered from 1".into()),
+            n => Ok(n),
+        }
+    }
+
+    fn write_cell(&self, n: u64) -> String {
+        n.to_string()
+    }
+
+    fn cell_json(&self, n: u64) -> Json {
+        Json::from(n)
+    }
+
+    fn write_flip(&self, cells: &[u64]) -> String {
+        format!("flip {}", runs_text(cells))
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::Coins
+    }
+}
+
 /// Writes coins as ascending runs, e.g. `1-3,7`.
-pub(crate) fn runs_text(coins: &[u64]) -> String {
+pub fn runs_text(coins: &[u64]) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut i = 0;
     while i < coins.len() {
@@ -284,8 +536,8 @@ pub(crate) fn runs_text(coins: &[u64]) -> String {
     out.join(",")
 }
 
-/// Keeps the values that occur an odd number of times, sorted: heads on one coin cancel.
-pub(crate) fn cancel_pairs<T: Ord>(mut items: Vec<T>) -> Vec<T> {
+/// Keeps the values that occur an odd number of times, sorted: heads on one cell cancel.
+pub fn cancel_pairs<T: Ord>(mut items: Vec<T>) -> Vec<T> {
     items.sort();
     let mut out: Vec<T> = Vec::with_capacity(items.len());
     for item in items {
@@ -298,138 +550,16 @@ pub(crate) fn cancel_pairs<T: Ord>(mut items: Vec<T>) -> Vec<T> {
     out
 }
 
-/// One head of a coin-turning game, at coin `n` (1-based).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Coin {
-    /// The rule.
-    pub rule: CoinRule,
-    /// The coin, from 1.
-    pub n: u64,
-}
-
-impl Coin {
-    fn flip(&self, others: Vec<u64>) -> ComponentMove {
-        let mut all = others.clone();
-        all.push(self.n);
-        ComponentMove {
-            text: format!("flip {}", runs_text(&all)),
-            parts: others
-                .into_iter()
-                .map(|m| {
-                    Arc::new(Coin {
-                        rule: self.rule,
-                        n: m,
-                    }) as ComponentRef
-                })
-                .collect(),
-        }
-    }
-}
-
-impl fmt::Display for Coin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.n)
-    }
-}
-
-impl Component for Coin {
-    fn game(&self) -> String {
-        self.rule.spec()
-    }
-
-    fn to_json(&self) -> Json {
-        Json::from(self.n)
-    }
-
-    fn nim_value(&self) -> Result<NimValue> {
-        Ok(NimValue::Finite(self.rule.value(self.n)))
-    }
-
-    fn options(&self, limit: usize) -> Result<Vec<ComponentMove>> {
-        if self.rule.option_count(self.n) > limit as u64 || self.n > limit as u64 {
-            return Err(Error::Limit(format!(
-                "a head at coin {} of {} has more than {limit} options to list",
-                self.n,
-                self.rule.spec()
-            )));
-        }
-        Ok(self
-            .rule
-            .flip_sets(self.n)
-            .into_iter()
-            .map(|s| self.flip(s))
-            .collect())
-    }
-
-    fn options_with_value(&self, target: u64, limit: usize) -> Result<Vec<ComponentMove>> {
-        Ok(self
-            .rule
-            .flip_sets_with_value(self.n, target, limit)?
-            .into_iter()
-            .map(|s| self.flip(s))
-            .collect())
-    }
-}
-
-/// A coin-turning game chosen by its rule.
-pub struct CoinGame {
-    rule: CoinRule,
-}
-
-impl CoinGame {
-    /// The game with this rule.
-    pub fn new(rule: CoinRule) -> Self {
-        CoinGame { rule }
-    }
-}
-
-impl GameDef for CoinGame {
-    fn spec(&self) -> String {
-        self.rule.spec()
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let spec = self.spec();
-        let mut coins = Vec::with_capacity(args.len());
-        for arg in args {
-            let n = parse_u64(arg, "coin").map_err(|r| Error::position(&spec, r))?;
-            if n == 0 {
-                return Err(Error::position(&spec, "coins are numbered from 1"));
-            }
-            coins.push(n);
-        }
-        Ok(Parsed::Parts(
-            cancel_pairs(coins)
-                .into_iter()
-                .map(|n| Arc::new(Coin { rule: self.rule, n }) as ComponentRef)
-                .collect(),
-        ))
-    }
-
-    /// Sorts the heads and cancels two heads on one coin.
-    fn normalize(&self, parts: Vec<ComponentRef>) -> Vec<ComponentRef> {
-        let coins: Vec<u64> = parts.iter().filter_map(|p| p.to_json().as_u64()).collect();
-        cancel_pairs(coins)
-            .into_iter()
-            .map(|n| Arc::new(Coin { rule: self.rule, n }) as ComponentRef)
-            .collect()
-    }
-
-    /// The heads, ascending, with pairs on one coin cancelled.
-    fn position_json(&self, parts: &[ComponentRef]) -> Json {
-        let coins: Vec<u64> = parts.iter().filter_map(|p| p.to_json().as_u64()).collect();
-        Json::from(cancel_pairs(coins))
-    }
-}
-
 /// The row of coins of one rule as an [`Impartial`] game on bitmasks (bit n − 1 = coin n is
 /// heads): the brute-force oracle for the closed forms. Rows of up to 63 coins.
 #[derive(Clone, Copy, Debug)]
 pub struct CoinRow(pub CoinRule);
 
-impl Impartial for CoinRow {
+impl Game for CoinRow {
     type Position = u64;
+}
 
+impl Impartial for CoinRow {
     fn options(&self, row: &u64) -> Vec<u64> {
         let mut out = Vec::new();
         for n in 1..=64 - row.leading_zeros() as u64 {
@@ -444,75 +574,10 @@ impl Impartial for CoinRow {
     }
 }
 
-/// The `ruler`, `ruler:K`, `turtles` and `mock-turtles` specs.
-pub struct CoinFamily;
-
-impl Family for CoinFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        let position = "1-based positions of the heads (a coin given twice is tails)";
-        vec![
-            CatalogEntry {
-                spec: "ruler",
-                params: "",
-                position,
-                summary: "Ruler: flip any run of consecutive coins whose rightmost coin is heads; G(n) = the largest power of 2 dividing n",
-                example: "ruler 5 8 10 11 13",
-            },
-            CatalogEntry {
-                spec: "ruler:K",
-                params: "K ≥ 1: the longest run a move may flip",
-                position,
-                summary: "Ruler with runs of at most K coins; G(n) = lowbit(((n-1) mod h) + 1), h the largest power of 2 ≤ K",
-                example: "ruler:3 1 4 6",
-            },
-            CatalogEntry {
-                spec: "turtles",
-                params: "",
-                position,
-                summary: "Turning Turtles: flip a head, and optionally one coin to its left; G(n) = n (it is Nim)",
-                example: "turtles 3 5 6",
-            },
-            CatalogEntry {
-                spec: "mock-turtles",
-                params: "",
-                position,
-                summary: "Mock Turtles: flip a head and up to two coins to its left; G(n) = the (n-1)-th odious number 1, 2, 4, 7, 8, …",
-                example: "mock-turtles 2 5 9",
-            },
-        ]
-    }
-
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        let rule = match (name, params) {
-            ("ruler", None) => Ok(CoinRule::Ruler),
-            ("ruler", Some(p)) => match parse_u64(p, "the run bound K") {
-                Ok(0) => Err(Error::spec(spec, "the run bound K must be at least 1")),
-                Ok(k) => Ok(CoinRule::RulerBounded(k)),
-                Err(r) => Err(Error::spec(spec, r)),
-            },
-            ("turtles", None) => Ok(CoinRule::Turtles),
-            ("mock-turtles", None) => Ok(CoinRule::MockTurtles),
-            ("turtles" | "mock-turtles", Some(_)) => {
-                Err(Error::spec(spec, format!("{name} takes no parameters")))
-            }
-            _ => return None,
-        };
-        Some(rule.map(|r| Arc::new(CoinGame::new(r)) as Arc<dyn GameDef>))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{self, parts_value};
-    use crate::game::Play;
     use crate::solve::NimValues;
-    use crate::spec::parse_position;
     use proptest::prelude::*;
 
     const RULES: [CoinRule; 9] = [
@@ -561,23 +626,17 @@ mod tests {
     }
 
     #[test]
-    fn options_with_value_match_the_listed_options() {
+    fn flips_with_value_match_the_listed_flips() {
         for rule in RULES {
             for n in 1..=20u64 {
-                let coin = Coin { rule, n };
-                let options = coin.options(10_000).unwrap();
-                assert_eq!(options.len() as u64, rule.option_count(n), "{rule:?} {n}");
+                let sets = rule.flip_sets(n);
+                assert_eq!(sets.len() as u64, rule.option_count(n), "{rule:?} {n}");
                 for target in 0..40 {
-                    let mut fast: Vec<String> = coin
-                        .options_with_value(target, 10_000)
-                        .unwrap()
-                        .into_iter()
-                        .map(|m| m.text)
-                        .collect();
-                    let mut slow: Vec<String> = options
+                    let mut fast = rule.flip_sets_with_value(n, target, 10_000).unwrap();
+                    let mut slow: Vec<Vec<u64>> = sets
                         .iter()
-                        .filter(|m| parts_value(&m.parts).unwrap() == NimValue::Finite(target))
-                        .map(|m| m.text.clone())
+                        .filter(|s| s.iter().fold(0, |x, &c| x ^ rule.value(c)) == target)
+                        .cloned()
                         .collect();
                     fast.sort();
                     slow.sort();
@@ -591,34 +650,47 @@ mod tests {
         coins.iter().fold(0, |m, c| m ^ 1 << (c - 1))
     }
 
-    #[test]
-    fn value_ruler_5_8_10_11_13_finds_every_winning_move() {
-        let position = parse_position(&["ruler", "5", "8", "10", "11", "13"]).unwrap();
-        let report = analysis::value(&position, Play::Normal).unwrap();
-        assert_eq!(report.nim_value, Some(1 ^ 8 ^ 2 ^ 1 ^ 1));
-        let mut found: Vec<u64> = report
-            .winning_moves
+    /// The winning moves of a row: from the closed form, as bitmasks.
+    fn winning_rows(rule: CoinRule, heads: &[u64]) -> Vec<u64> {
+        let game = CoinGame(rule);
+        let mut rows: Vec<u64> = game
+            .options_with_nim_value(&heads.to_vec(), 0, 10_000)
+            .unwrap()
+            .unwrap()
+            .items
             .iter()
-            .map(|m| {
-                let heads: Vec<u64> = serde_json::from_value(m.position.clone()).unwrap();
-                row_of(&heads)
-            })
+            .map(|h| row_of(h))
             .collect();
-        found.sort();
+        rows.sort();
+        rows
+    }
+
+    #[test]
+    fn ruler_5_8_10_11_13_has_every_winning_move() {
+        let heads = [5, 8, 10, 11, 13];
+        let game = CoinGame(CoinRule::Ruler);
+        assert_eq!(
+            game.known_nim_value(&heads.to_vec()).unwrap(),
+            Some(NimValue::Finite(1 ^ 8 ^ 2 ^ 1 ^ 1))
+        );
         // Brute force over the whole row of 13 coins.
         let mut solver = NimValues::new(CoinRow(CoinRule::Ruler));
-        let mut expected = solver.winning_moves(&row_of(&[5, 8, 10, 11, 13])).unwrap();
+        let mut expected = solver.winning_moves(&row_of(&heads)).unwrap();
         expected.sort();
-        assert_eq!(found, expected);
-        let texts: Vec<&str> = report
-            .winning_moves
+        assert_eq!(winning_rows(CoinRule::Ruler, &heads), expected);
+        let moves = game
+            .options_with_nim_value(&heads.to_vec(), 0, 100)
+            .unwrap()
+            .unwrap();
+        let texts: Vec<String> = moves
+            .items
             .iter()
-            .map(|m| m.text.as_str())
+            .map(|to| game.write_move(&heads.to_vec(), to))
             .collect();
         assert_eq!(texts, ["flip 6-8", "flip 8-10", "flip 7-11", "flip 1-13"]);
         assert_eq!(
-            report.winning_moves[1].position,
-            serde_json::json!([5, 9, 11, 13]),
+            moves.items[1],
+            vec![5, 9, 11, 13],
             "flipping head 8 again turns it to tails"
         );
     }
@@ -626,23 +698,60 @@ mod tests {
     #[test]
     fn huge_coins_answer_from_the_closed_form() {
         let big = (1u64 << 60) + 3 * (1 << 20);
-        let position = parse_position(&["ruler".to_string(), big.to_string(), "1".into()]).unwrap();
-        let report = analysis::value(&position, Play::Normal).unwrap();
-        assert_eq!(report.nim_value, Some((1 << 20) ^ 1));
-        assert_eq!(report.winning_moves.len(), 1);
-        let position = parse_position(&["turtles", "18446744073709551615", "7"]).unwrap();
-        let report = analysis::value(&position, Play::Normal).unwrap();
-        assert_eq!(report.winning_moves[0].text, "flip 7,18446744073709551615");
+        let game = CoinGame(CoinRule::Ruler);
+        assert_eq!(
+            game.known_nim_value(&vec![1, big]).unwrap(),
+            Some(NimValue::Finite((1 << 20) ^ 1))
+        );
+        let turtles = CoinGame(CoinRule::Turtles);
+        let heads = vec![7, u64::MAX];
+        let wins = turtles
+            .options_with_nim_value(&heads, 0, 10)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            turtles.write_move(&heads, &wins.items[0]),
+            "flip 7,18446744073709551615"
+        );
     }
 
     #[test]
-    fn bad_positions_and_specs_are_errors() {
-        assert!(parse_position(&["ruler", "0"]).is_err());
-        assert!(parse_position(&["ruler", "x"]).is_err());
-        assert!(parse_position(&["ruler:0", "1"]).is_err());
-        assert!(parse_position(&["turtles:3", "1"]).is_err());
-        let p = parse_position(&["ruler", "4", "4", "2"]).unwrap();
-        assert_eq!(p.to_json(), serde_json::json!([2]));
+    fn positions_and_rules_parse() {
+        let game = CoinGame(CoinRule::Ruler);
+        assert!(game.parse_position(&["0"]).is_err());
+        assert!(game.parse_position(&["x"]).is_err());
+        assert_eq!(game.parse_position(&["4", "4", "2"]), Ok(vec![2]));
+        assert_eq!(
+            parse_rule("ruler", Some("3")),
+            Ok(CoinRule::RulerBounded(3))
+        );
+        assert!(parse_rule("ruler", Some("0")).is_err());
+        assert!(parse_rule("turtles", Some("3")).is_err());
+        assert!(parse_rule("coins", None).is_err());
+    }
+
+    #[test]
+    fn misere_looks_at_the_whole_row() {
+        // turtles 2 3 (issue 17): flipping 2 and 3 leaves no heads, a loss for the mover in
+        // misère play, so the position is P.
+        use crate::game::{Outcome, Play};
+        use crate::solve::Search;
+        let mut misere = Search::new(CoinGame(CoinRule::Turtles), Play::Misere);
+        assert_eq!(misere.outcome(&vec![2, 3]).unwrap(), Outcome::P);
+        let mut oracle = Search::new(CoinRow(CoinRule::Turtles), Play::Misere);
+        for rule in RULES {
+            let mut misere = Search::new(CoinGame(rule), Play::Misere);
+            let mut oracle = Search::new(CoinRow(rule), Play::Misere);
+            for row in 0u64..1 << 7 {
+                let heads: Vec<u64> = (1..=7).filter(|n| row >> (n - 1) & 1 == 1).collect();
+                assert_eq!(
+                    misere.outcome(&heads).unwrap(),
+                    oracle.outcome(&row).unwrap(),
+                    "{rule:?} {heads:?}"
+                );
+            }
+        }
+        assert_eq!(oracle.outcome(&0b110).unwrap(), Outcome::P);
     }
 
     proptest! {
@@ -657,22 +766,11 @@ mod tests {
         #[test]
         fn winning_moves_reach_p_positions(rule_index in 0..RULES.len(), row in 1u64..1 << 12) {
             let rule = RULES[rule_index];
-            let heads: Vec<String> = (1..=12u64).filter(|n| row >> (n - 1) & 1 == 1).map(|n| n.to_string()).collect();
-            let mut words = vec![rule.spec()];
-            words.extend(heads);
-            if matches!(rule, CoinRule::Twins(_)) {
-                return Ok(()); // not a spec of its own
-            }
-            let report = analysis::value(&parse_position(&words).unwrap(), Play::Normal).unwrap();
+            let heads: Vec<u64> = (1..=12u64).filter(|n| row >> (n - 1) & 1 == 1).collect();
             let mut solver = NimValues::new(CoinRow(rule));
-            let mut found: Vec<u64> = report.winning_moves.iter().map(|m| {
-                let heads: Vec<u64> = serde_json::from_value(m.position.clone()).unwrap();
-                row_of(&heads)
-            }).collect();
-            found.sort();
             let mut expected = solver.winning_moves(&row).unwrap();
             expected.sort();
-            prop_assert_eq!(found, expected);
+            prop_assert_eq!(winning_rows(rule, &heads), expected);
         }
     }
 }

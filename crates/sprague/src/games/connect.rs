@@ -1,68 +1,37 @@
 //! Connect games with gravity (`connect:W,H,K`; Connect Four is `connect:7,6,4`): a piece drops
 //! to the lowest free cell of its column. The board machinery is shared with
-//! [`crate::games::mnk`]; moves are column numbers from 1.
-
-use crate::analysis::GameDef;
-use crate::error::{Error, Result};
-use crate::games::mnk::{parse_params, BoardGame, BoardRules};
-use crate::spec::{CatalogEntry, Family};
-use std::sync::Arc;
-
-/// The `connect:W,H,K` family.
-pub struct ConnectFamily;
-
-impl Family for ConnectFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "connect:W,H,K",
-            params: "W columns, H rows (W×H at most 64), K in a row wins",
-            position: "board string as for mnk (rows top to bottom, x o .), no floating pieces; empty if omitted",
-            summary: "Connect-K with gravity (connect:7,6,4 is Connect Four, too large to solve here); a full board is a tie (D); moves are column numbers",
-            example: "connect:4,4,3 ..........x..o.x",
-        }]
-    }
-
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "connect" {
-            return None;
-        }
-        Some((|| {
-            let [w, h, k] = parse_params(spec, params, ["W", "H", "K"])?;
-            let rules = BoardRules::new(w, h, k, true).map_err(|r| Error::spec(spec, r))?;
-            Ok(Arc::new(BoardGame::new(format!("connect:{w},{h},{k}"), rules)) as Arc<dyn GameDef>)
-        })())
-    }
-}
+//! [`crate::games::mnk`] ([`crate::games::mnk::parse_board_game`] with gravity); moves are
+//! column numbers from 1.
 
 #[cfg(test)]
 mod tests {
-    use crate::analysis::Position;
-    use crate::game::{Outcome, Play};
-    use crate::spec::{parse_game, parse_position};
+    use crate::game::{Evaluated, Notation, Outcome};
+    use crate::games::mnk::{parse_board_game, BoardGame};
+    use crate::solve::store::FileStore;
+    use std::sync::Arc;
+
+    fn game(params: &str) -> BoardGame {
+        let (spec, rules) = parse_board_game(params, true).unwrap();
+        BoardGame::new(spec, rules, Arc::new(FileStore::memory()))
+    }
 
     #[test]
     fn floating_pieces_are_refused() {
-        let err = parse_position(&["connect:3,3,3", "x........"])
-            .err()
-            .unwrap();
-        assert!(err.to_string().contains("floating"), "{err}");
-        assert!(parse_position(&["connect:3,3,3", "......x.."]).is_ok());
+        let g = game("3,3,3");
+        let err = g.parse_position(&["x........"]).unwrap_err().to_string();
+        assert!(err.contains("floating"), "{err}");
+        assert!(g.parse_position(&["......x.."]).is_ok());
     }
 
     #[test]
     fn moves_are_columns_and_pieces_drop() {
-        let p = parse_position(&["connect:3,3,3", "......x.."]).unwrap();
-        let Position::Single(s) = p else { panic!() };
-        let moves: Vec<(String, String)> = s
-            .moves(Play::Normal)
+        let g = game("3,3,3");
+        let p = g.parse_position(&["......x.."]).unwrap();
+        let moves: Vec<(String, String)> = g
+            .moves(&p)
             .unwrap()
-            .into_iter()
-            .map(|(m, n)| (m, n.to_string()))
+            .iter()
+            .map(|n| (g.write_move(&p, n), g.write_position(n)))
             .collect();
         assert_eq!(
             moves,
@@ -77,13 +46,14 @@ mod tests {
     #[test]
     fn small_boards_solve() {
         // On 4 columns of 4 with lines of 3, the first player wins.
-        let game = parse_game("connect:4,4,3").unwrap();
-        let report = game.solve(&[], &()).unwrap().unwrap();
+        let g = game("4,4,3");
+        let start = g.parse_position(&[]).unwrap();
+        let report = g.solve(&start, &()).unwrap().unwrap();
         assert_eq!(report.outcome, Outcome::N);
         // Lines of 4 on a 4x4 board: a tie.
-        let game = parse_game("connect:4,4,4").unwrap();
-        let report = game.solve(&[], &()).unwrap().unwrap();
+        let g = game("4,4,4");
+        let report = g.solve(&start, &()).unwrap().unwrap();
         assert_eq!(report.outcome, Outcome::D);
-        assert!(parse_game("connect:4,4").is_err());
+        assert!(parse_board_game("4,4", true).is_err());
     }
 }

@@ -9,12 +9,11 @@
 //! maximum over k for every interval, O(n³) in all; running maxima along the rows and columns of
 //! the table remove that factor.
 
-use crate::analysis::{Evaluation, GameDef, Parsed, Standalone, StandaloneMove};
-use crate::error::{Error, Result};
-use crate::game::{Outcome, Play};
-use crate::spec::{CatalogEntry, Family};
+use crate::error::Result;
+use crate::game::ParseError;
+use crate::game::{Evaluated, Evaluation, Game, Notation, Outcome};
 use serde_json::Value as Json;
-use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, OnceLock};
 
 /// The largest total of absolute values accepted, so no sum or margin can overflow.
@@ -101,35 +100,47 @@ pub fn margins(numbers: &[i64], take: Take) -> Margins {
     }
 }
 
-/// A row of numbers, or a contiguous part of one.
+/// A row of numbers, or a contiguous part of one (the options share the row).
 #[derive(Clone, Debug)]
 pub struct EndsPosition {
-    take: Take,
     numbers: Arc<[i64]>,
     start: usize,
     end: usize,
     margin: OnceLock<i64>,
 }
 
+impl PartialEq for EndsPosition {
+    fn eq(&self, other: &Self) -> bool {
+        self.row() == other.row()
+    }
+}
+
+impl Eq for EndsPosition {}
+
+impl Hash for EndsPosition {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.row().hash(state);
+    }
+}
+
 impl EndsPosition {
-    /// The row `numbers` under rule `take`.
+    /// The row `numbers`.
     ///
     /// # Errors
-    /// [`Error::Position`] if the numbers' absolute values add up to [`MAGNITUDE_LIMIT`] or more.
-    pub fn new(take: Take, numbers: Vec<i64>) -> Result<Self> {
+    /// If the numbers' absolute values add up to [`MAGNITUDE_LIMIT`] or more.
+    pub fn new(numbers: Vec<i64>) -> std::result::Result<Self, String> {
         let total = numbers
             .iter()
             .try_fold(0i64, |s, &a| s.checked_add(a.checked_abs()?))
             .filter(|&s| s < MAGNITUDE_LIMIT);
         if total.is_none() {
-            return Err(Error::position(
-                spec(take),
-                "the numbers are too large: their absolute values must add up to less than 2^61",
-            ));
+            return Err(
+                "the numbers are too large: their absolute values must add up to less than 2^61"
+                    .into(),
+            );
         }
         let end = numbers.len();
         Ok(EndsPosition {
-            take,
             numbers: numbers.into(),
             start: 0,
             end,
@@ -137,66 +148,61 @@ impl EndsPosition {
         })
     }
 
-    fn row(&self) -> &[i64] {
+    /// The numbers left.
+    pub fn row(&self) -> &[i64] {
         &self.numbers[self.start..self.end]
     }
 
     fn part(&self, start: usize, end: usize, margin: i64) -> EndsPosition {
         EndsPosition {
-            take: self.take,
             numbers: self.numbers.clone(),
             start,
             end,
             margin: OnceLock::from(margin),
         }
     }
+}
 
+/// Taking numbers from the ends of a row, under rule `take`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ends {
+    /// How many numbers a move takes.
+    pub take: Take,
+}
+
+impl Ends {
     /// The margin of the player to move.
-    pub fn margin(&self) -> i64 {
-        *self
-            .margin
-            .get_or_init(|| margins(self.row(), self.take).whole)
+    pub fn margin(&self, p: &EndsPosition) -> i64 {
+        *p.margin.get_or_init(|| margins(p.row(), self.take).whole)
     }
 
     /// Every move with the margin it yields to the mover (the numbers taken minus the
     /// opponent's margin after it).
-    fn scored_moves(&self) -> Vec<(i64, StandaloneMove)> {
-        let row = self.row();
+    fn scored_moves(&self, p: &EndsPosition) -> Vec<(i64, EndsPosition)> {
+        let row = p.row();
         let n = row.len();
         let m = margins(row, self.take);
-        let _ = self.margin.set(m.whole);
+        let _ = p.margin.set(m.whole);
         let most = match self.take {
             Take::Any => n,
             Take::One => n.min(1),
-        };
-        let label = |side: &str, k: usize| match self.take {
-            Take::One => side.to_string(),
-            Take::Any => format!("{side} {k}"),
         };
         let mut out = Vec::new();
         let mut taken = 0;
         for k in 1..=most {
             taken += row[k - 1];
-            let next: Arc<dyn Standalone> =
-                Arc::new(self.part(self.start + k, self.end, m.suffix[k]));
-            out.push((taken - m.suffix[k], (label("left", k), next)));
+            out.push((taken - m.suffix[k], p.part(p.start + k, p.end, m.suffix[k])));
         }
         // From the right; taking the whole row was already listed from the left.
         let mut taken = 0;
         for k in 1..=most.min(n.saturating_sub(1)) {
             taken += row[n - k];
-            let next: Arc<dyn Standalone> =
-                Arc::new(self.part(self.start, self.end - k, m.prefix[n - k]));
-            out.push((taken - m.prefix[n - k], (label("right", k), next)));
+            out.push((
+                taken - m.prefix[n - k],
+                p.part(p.start, p.end - k, m.prefix[n - k]),
+            ));
         }
         out
-    }
-}
-
-fn spec(take: Take) -> &'static str {
-    match take {
-        Take::Any => "ends:any",
-        Take::One => "ends:1",
     }
 }
 
@@ -208,130 +214,93 @@ fn scored_outcome(value: i64) -> Outcome {
     }
 }
 
-fn normal_only(take: Take, play: Play) -> Result<()> {
-    match play {
-        Play::Normal => Ok(()),
-        Play::Misere => Err(Error::Unsupported(format!(
-            "{} is a scored game; misère play does not apply",
-            spec(take)
-        ))),
-    }
+impl Game for Ends {
+    type Position = EndsPosition;
 }
 
-impl fmt::Display for EndsPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let words: Vec<String> = self.row().iter().map(i64::to_string).collect();
-        f.write_str(&words.join(" "))
-    }
-}
-
-impl Standalone for EndsPosition {
-    fn game(&self) -> String {
-        spec(self.take).into()
+impl Evaluated for Ends {
+    fn moves(&self, p: &EndsPosition) -> Result<Vec<EndsPosition>> {
+        Ok(self.scored_moves(p).into_iter().map(|(_, m)| m).collect())
     }
 
-    fn to_json(&self) -> Json {
-        Json::from(self.row().to_vec())
-    }
-
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        normal_only(self.take, play)?;
-        let value = self.margin();
+    fn evaluate(&self, p: &EndsPosition) -> Result<Evaluation> {
+        let value = self.margin(p);
         Ok(Evaluation {
-            outcome: scored_outcome(value),
-            nim_value: None,
-            value: Some(value),
-            remoteness: None,
+            score: Some(value),
+            ..Evaluation::outcome(scored_outcome(value))
         })
     }
 
-    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        normal_only(self.take, play)?;
-        Ok(self.scored_moves().into_iter().map(|(_, m)| m).collect())
-    }
-
     /// The optimal moves: those that achieve the position's margin.
-    fn winning_moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        normal_only(self.take, play)?;
-        let moves = self.scored_moves();
-        let best = self.margin();
-        Ok(moves
-            .into_iter()
-            .filter(|(v, _)| *v == best)
-            .map(|(_, m)| m)
-            .collect())
+    fn winning_moves(&self, p: &EndsPosition) -> Result<Option<Vec<EndsPosition>>> {
+        let best = self.margin(p);
+        Ok(Some(
+            self.scored_moves(p)
+                .into_iter()
+                .filter(|(v, _)| *v == best)
+                .map(|(_, m)| m)
+                .collect(),
+        ))
     }
 }
 
 /// Parses whole numbers (negative allowed) for the scored row games.
-pub(crate) fn parse_numbers(game: &str, args: &[String]) -> Result<Vec<i64>> {
-    args.iter()
+///
+/// # Errors
+/// The first word that is not a whole number.
+pub fn parse_integers(words: &[&str]) -> std::result::Result<Vec<i64>, String> {
+    words
+        .iter()
         .map(|a| {
             a.trim()
                 .parse::<i64>()
-                .map_err(|_| Error::position(game, format!("expected a whole number, got '{a}'")))
+                .map_err(|_| format!("expected a whole number, got '{a}'"))
         })
         .collect()
 }
 
-struct EndsGame {
-    take: Take,
+/// Writes whole numbers separated by spaces.
+pub fn write_integers(numbers: &[i64]) -> String {
+    let words: Vec<String> = numbers.iter().map(i64::to_string).collect();
+    words.join(" ")
 }
 
-impl GameDef for EndsGame {
-    fn spec(&self) -> String {
-        spec(self.take).into()
+impl Notation for Ends {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<EndsPosition, ParseError> {
+        Ok(EndsPosition::new(parse_integers(words)?)?)
     }
 
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let numbers = parse_numbers(spec(self.take), args)?;
-        Ok(Parsed::Single(Arc::new(EndsPosition::new(
-            self.take, numbers,
-        )?)))
-    }
-}
-
-/// The `ends:any` and `ends:1` specs.
-pub struct EndsFamily;
-
-impl Family for EndsFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![
-            CatalogEntry {
-                spec: "ends:any",
-                params: "",
-                position: "the numbers (negative allowed)",
-                summary: "take any positive count of numbers from either end; value: the mover's \
-                          total minus the other's; outcome N/P/D by its sign; the winning moves \
-                          are the optimal ones ('left K', 'right K'); O(n²)",
-                example: "ends:any 3 -1 4 1 -5 9",
-            },
-            CatalogEntry {
-                spec: "ends:1",
-                params: "",
-                position: "the numbers (negative allowed)",
-                summary: "take one number from either end; value: the mover's total minus the \
-                          other's (never negative for an even count); the winning moves are the \
-                          optimal ones; O(n²)",
-                example: "ends:1 3 9 1 2",
-            },
-        ]
+    fn write_position(&self, p: &EndsPosition) -> String {
+        write_integers(p.row())
     }
 
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "ends" {
-            return None;
+    fn position_json(&self, p: &EndsPosition) -> Json {
+        Json::from(p.row().to_vec())
+    }
+
+    /// `left 2`, `right 1` (`ends:1`: `left`, `right`).
+    fn write_move(&self, from: &EndsPosition, to: &EndsPosition) -> String {
+        let (side, k) = if to.start > from.start {
+            ("left", to.start - from.start)
+        } else {
+            ("right", from.end - to.end)
+        };
+        match self.take {
+            Take::One => side.to_string(),
+            Take::Any => format!("{side} {k}"),
         }
-        Some(match params.map(str::trim) {
-            Some("any") => Ok(Arc::new(EndsGame { take: Take::Any })),
-            Some("1") => Ok(Arc::new(EndsGame { take: Take::One })),
-            _ => Err(Error::spec(spec, "use ends:any or ends:1")),
-        })
+    }
+}
+
+/// Reads `ends:`'s parameter: `any` or `1`.
+///
+/// # Errors
+/// For anything else.
+pub fn parse_take(params: Option<&str>) -> std::result::Result<Take, String> {
+    match params.map(str::trim) {
+        Some("any") => Ok(Take::Any),
+        Some("1") => Ok(Take::One),
+        _ => Err("use ends:any or ends:1".into()),
     }
 }
 
@@ -407,10 +376,14 @@ mod tests {
 
     #[test]
     fn optimal_moves_reach_the_margin() {
-        let p = EndsPosition::new(Take::Any, vec![3, -1, 4, 1, -5, 9]).unwrap();
-        let best = p.winning_moves(Play::Normal).unwrap();
+        let game = Ends { take: Take::Any };
+        let p = game
+            .parse_position(&["3", "-1", "4", "1", "-5", "9"])
+            .unwrap();
+        let best = game.winning_moves(&p).unwrap().unwrap();
         assert!(!best.is_empty());
-        for (text, next) in &best {
+        for next in &best {
+            let text = game.write_move(&p, next);
             let taken: i64 = match text.split_once(' ') {
                 Some(("left", k)) => p.row()[..k.parse::<usize>().unwrap()].iter().sum(),
                 Some(("right", k)) => p.row()[p.row().len() - k.parse::<usize>().unwrap()..]
@@ -419,35 +392,36 @@ mod tests {
                 _ => unreachable!(),
             };
             assert_eq!(
-                taken - next.evaluate(Play::Normal).unwrap().value.unwrap(),
-                p.margin()
+                taken - game.evaluate(next).unwrap().score.unwrap(),
+                game.margin(&p)
             );
         }
-        assert_eq!(p.moves(Play::Normal).unwrap().len(), 11);
-        let one = EndsPosition::new(Take::One, vec![3, 9, 1, 2]).unwrap();
+        assert_eq!(game.moves(&p).unwrap().len(), 11);
+        let one = Ends { take: Take::One };
+        let p = one.parse_position(&["3", "9", "1", "2"]).unwrap();
         let texts: Vec<String> = one
-            .winning_moves(Play::Normal)
+            .winning_moves(&p)
             .unwrap()
-            .into_iter()
-            .map(|m| m.0)
+            .unwrap()
+            .iter()
+            .map(|m| one.write_move(&p, m))
             .collect();
         assert_eq!(texts, vec!["right"]);
-        assert!(one.evaluate(Play::Misere).is_err());
     }
 
     #[test]
     fn bad_positions_are_errors() {
-        use crate::spec::{parse_game, parse_position};
-        assert!(parse_game("ends").is_err());
-        assert!(parse_game("ends:2").is_err());
-        assert!(parse_position(&["ends:any", "1", "x"]).is_err());
-        assert!(parse_position(&["ends:any", "99999999999999999999"]).is_err());
+        assert!(parse_take(None).is_err());
+        assert!(parse_take(Some("2")).is_err());
+        let game = Ends { take: Take::Any };
+        assert!(game.parse_position(&["1", "x"]).is_err());
+        assert!(game.parse_position(&["99999999999999999999"]).is_err());
         let big = (i64::MAX / 2).to_string();
-        assert!(parse_position(&["ends:1", &big, &big]).is_err());
-        assert!(parse_position(&["ends:1", "-9223372036854775808"]).is_err());
-        let p = parse_position(&["ends:any"]).unwrap();
-        let r = crate::analysis::value(&p, Play::Normal).unwrap();
-        assert_eq!((r.value, r.outcome), (Some(0), Outcome::D));
+        assert!(game.parse_position(&[&big, &big]).is_err());
+        assert!(game.parse_position(&["-9223372036854775808"]).is_err());
+        let empty = game.parse_position(&[]).unwrap();
+        let e = game.evaluate(&empty).unwrap();
+        assert_eq!((e.score, e.outcome), (Some(0), Outcome::D));
     }
 
     proptest! {

@@ -7,28 +7,30 @@
 //! the limit allows and that leave a next term more than twice as large ([`winning_takes`]), so
 //! every winning move is listed at once for any 64-bit n.
 //!
-//! Positions are [`Standalone`]: their nim values have no closed form. They are computed by
-//! search for n up to [`SEARCH_LIMIT`].
+//! Nim values have no closed form: they come from search for n up to [`SEARCH_LIMIT`], so such
+//! positions sum with other games.
 
-use crate::analysis::{Evaluation, GameDef, Parsed, Standalone, StandaloneMove, OPTION_LIMIT};
 use crate::error::{Error, Result};
-use crate::game::{Impartial, Outcome, Play};
-use crate::solve::{MisereOutcomes, NimValues};
-use crate::spec::{parse_heaps, CatalogEntry, Family};
+use crate::game::notation::{parse_numbers, write_numbers};
+use crate::game::ParseError;
+use crate::game::{Game, Impartial, Listing, NimValue, Notation, Outcome};
 use serde_json::Value as Json;
-use std::fmt;
-use std::sync::Arc;
 
-/// The largest n for which nim values and misère outcomes are computed by search.
-pub const SEARCH_LIMIT: u64 = 64;
+/// The largest n whose nim values are computed (by search).
+pub const SEARCH_LIMIT: u64 = 256;
 
-/// The rules for the generic solvers: a position is (tokens left, the most the mover may take).
+/// The most options listed before [`Impartial::try_options`] answers [`Error::Limit`].
+pub const OPTION_LIMIT: u64 = 100_000;
+
+/// The rules on (tokens left, the most the mover may take): the oracle of the tests.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FibonacciNim;
 
-impl Impartial for FibonacciNim {
+impl Game for FibonacciNim {
     type Position = (u64, u64);
+}
 
+impl Impartial for FibonacciNim {
     fn options(&self, &(n, limit): &(u64, u64)) -> Vec<(u64, u64)> {
         (1..=limit.min(n))
             .map(|x| (n - x, x.saturating_mul(2).min(n - x)))
@@ -95,33 +97,18 @@ pub fn winning_takes(n: u64, limit: u64) -> Vec<u64> {
 }
 
 /// A Fibonacci Nim position: `n` tokens left; `previous` is the last take (`None` at the start).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FibPosition {
-    n: u64,
-    previous: Option<u64>,
+    /// Tokens left.
+    pub n: u64,
+    /// The last take, `None` at the start.
+    pub previous: Option<u64>,
 }
 
 impl FibPosition {
     /// The start position with n tokens (the first move may take 1..n−1).
     pub const fn start(n: u64) -> Self {
         FibPosition { n, previous: None }
-    }
-
-    /// The position with n tokens left after a take of `previous`.
-    ///
-    /// # Errors
-    /// [`Error::Position`] if `previous` is 0.
-    pub fn after(n: u64, previous: u64) -> Result<Self> {
-        if previous == 0 {
-            return Err(Error::position(
-                "fib",
-                "the previous take must be at least 1",
-            ));
-        }
-        Ok(FibPosition {
-            n,
-            previous: Some(previous),
-        })
     }
 
     /// The most the player to move may take.
@@ -132,165 +119,113 @@ impl FibPosition {
         }
     }
 
-    fn step(&self, take: u64) -> StandaloneMove {
-        let next = FibPosition {
+    fn after(&self, take: u64) -> FibPosition {
+        FibPosition {
             n: self.n - take,
             previous: Some(take),
-        };
-        (format!("take {take}"), Arc::new(next))
+        }
+    }
+}
+
+/// Fibonacci Nim on [`FibPosition`]s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Fib;
+
+impl Game for Fib {
+    type Position = FibPosition;
+}
+
+impl Impartial for Fib {
+    fn options(&self, p: &FibPosition) -> Vec<FibPosition> {
+        (1..=p.limit()).map(|x| p.after(x)).collect()
     }
 
-    fn searchable(&self, play: Play) -> Result<()> {
-        if self.n > SEARCH_LIMIT {
-            let what = match play {
-                Play::Normal => "nim values",
-                Play::Misere => "misère play",
-            };
+    fn try_options(&self, p: &FibPosition) -> Result<Vec<FibPosition>> {
+        if p.limit() > OPTION_LIMIT {
             return Err(Error::Limit(format!(
-                "fib: {what} are computed by search only for n up to {SEARCH_LIMIT}"
+                "fib {} has more than {OPTION_LIMIT} options to list",
+                self.write_position(p)
             )));
         }
-        Ok(())
+        Ok(self.options(p))
     }
-}
 
-impl fmt::Display for FibPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.previous {
-            None => write!(f, "{}", self.n),
-            Some(t) => write!(f, "{} {}", self.n, t),
+    fn known_nim_value(&self, p: &FibPosition) -> Result<Option<NimValue>> {
+        if p.n > SEARCH_LIMIT {
+            return Err(Error::Limit(format!(
+                "fib {}: nim values are computed (by search) only for n up to {SEARCH_LIMIT}; its outcome and winning moves are known, so it can be played alone, not summed",
+                self.write_position(p)
+            )));
         }
-    }
-}
-
-impl Standalone for FibPosition {
-    fn game(&self) -> String {
-        "fib".into()
+        Ok(None)
     }
 
-    fn to_json(&self) -> Json {
-        match self.previous {
-            None => Json::from(vec![self.n]),
-            Some(t) => Json::from(vec![self.n, t]),
-        }
-    }
-
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        let state = (self.n, self.limit());
-        let (outcome, nim_value) = match play {
-            Play::Normal => {
-                let outcome = if winning_takes(self.n, self.limit()).is_empty() {
-                    Outcome::P
-                } else {
-                    Outcome::N
-                };
-                let nim_value = if self.n <= SEARCH_LIMIT {
-                    Some(NimValues::new(FibonacciNim).nim_value(&state)?)
-                } else {
-                    None
-                };
-                (outcome, nim_value)
-            }
-            Play::Misere => {
-                self.searchable(play)?;
-                (MisereOutcomes::new(FibonacciNim).outcome(&state)?, None)
-            }
-        };
-        Ok(Evaluation {
-            outcome,
-            nim_value,
-            value: None,
-            remoteness: None,
+    fn known_outcome(&self, p: &FibPosition) -> Option<Outcome> {
+        Some(if winning_takes(p.n, p.limit()).is_empty() {
+            Outcome::P
+        } else {
+            Outcome::N
         })
     }
 
-    fn moves(&self, _play: Play) -> Result<Vec<StandaloneMove>> {
-        if self.limit() > OPTION_LIMIT as u64 {
-            return Err(Error::Limit(format!(
-                "fib {self} has more than {OPTION_LIMIT} options to list"
-            )));
-        }
-        Ok((1..=self.limit()).map(|x| self.step(x)).collect())
-    }
-
-    fn winning_moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        match play {
-            Play::Normal => Ok(winning_takes(self.n, self.limit())
-                .into_iter()
-                .map(|x| self.step(x))
-                .collect()),
-            Play::Misere => {
-                self.searchable(play)?;
-                let mut solver = MisereOutcomes::new(FibonacciNim);
-                let mut out = Vec::new();
-                for x in 1..=self.limit() {
-                    let next = (self.n - x, x.saturating_mul(2).min(self.n - x));
-                    if solver.outcome(&next)? == Outcome::P {
-                        out.push(self.step(x));
-                    }
-                }
-                Ok(out)
-            }
-        }
-    }
-}
-
-struct FibGame;
-
-impl GameDef for FibGame {
-    fn spec(&self) -> String {
-        "fib".into()
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let numbers = parse_heaps("fib", args)?;
-        let position = match numbers[..] {
-            [n] => FibPosition::start(n),
-            [n, t] => FibPosition::after(n, t)?,
-            _ => {
-                return Err(Error::position(
-                    "fib",
-                    format!(
-                        "a position is 'n' or 'n t' (tokens left, previous take), got {} numbers",
-                        numbers.len()
-                    ),
-                ))
-            }
-        };
-        Ok(Parsed::Single(Arc::new(position)))
-    }
-}
-
-/// The `fib` spec.
-pub struct FibFamily;
-
-impl Family for FibFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "fib",
-            params: "",
-            position: "n (the start: the first move takes 1..n-1), or n t (n left, the previous \
-                       move took t, so 1..2t may be taken)",
-            summary: "Fibonacci Nim: P iff 2t (n-1 at the start) is below the least Zeckendorf \
-                      term of n; every winning move listed for any 64-bit n; not summable; nim \
-                      value and misère play by search for n up to 64",
-            example: "fib 20",
-        }]
-    }
-
-    fn build(
+    fn options_with_nim_value(
         &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        crate::spec::build_without_params(spec, name, params, "fib", || Arc::new(FibGame))
+        p: &FibPosition,
+        target: u64,
+        _limit: usize,
+    ) -> Result<Option<Listing<FibPosition>>> {
+        Ok((target == 0).then(|| {
+            Listing::all(
+                winning_takes(p.n, p.limit())
+                    .into_iter()
+                    .map(|x| p.after(x))
+                    .collect(),
+            )
+        }))
+    }
+}
+
+impl Notation for Fib {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<FibPosition, ParseError> {
+        match parse_numbers(words, "a number")?[..] {
+            [n] => Ok(FibPosition::start(n)),
+            [_, 0] => Err("the previous take must be at least 1".into()),
+            [n, t] => Ok(FibPosition {
+                n,
+                previous: Some(t),
+            }),
+            ref other => Err(format!(
+                "a position is 'n' or 'n t' (tokens left, previous take), got {} numbers",
+                other.len()
+            )
+            .into()),
+        }
+    }
+
+    fn write_position(&self, p: &FibPosition) -> String {
+        match p.previous {
+            None => p.n.to_string(),
+            Some(t) => write_numbers(&[p.n, t]),
+        }
+    }
+
+    fn position_json(&self, p: &FibPosition) -> Json {
+        match p.previous {
+            None => Json::from(vec![p.n]),
+            Some(t) => Json::from(vec![p.n, t]),
+        }
+    }
+
+    fn write_move(&self, from: &FibPosition, to: &FibPosition) -> String {
+        format!("take {}", from.n - to.n)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Play;
+    use crate::solve::{NimValues, Search};
     use proptest::prelude::*;
 
     #[test]
@@ -316,31 +251,26 @@ mod tests {
     }
 
     #[test]
-    fn evaluation_and_misere_match_the_generic_solvers() {
-        let mut values = NimValues::new(FibonacciNim);
-        let mut misere = MisereOutcomes::new(FibonacciNim);
+    fn values_and_misere_of_positions_match_the_oracle() {
+        let mut oracle = NimValues::new(FibonacciNim);
+        let mut values = NimValues::new(Fib);
+        let mut misere = Search::new(FibonacciNim, Play::Misere);
+        let mut direct = Search::new(Fib, Play::Misere);
         for n in 0..=30u64 {
             for t in 1..=16u64 {
-                let p = FibPosition::after(n, t).unwrap();
+                let p = FibPosition {
+                    n,
+                    previous: Some(t),
+                };
                 let state = (n, (2 * t).min(n));
-                let e = p.evaluate(Play::Normal).unwrap();
-                assert_eq!(e.nim_value, Some(values.nim_value(&state).unwrap()));
-                assert_eq!(e.outcome, values.outcome(&state).unwrap());
-                let m = p.evaluate(Play::Misere).unwrap();
-                assert_eq!(m.outcome, misere.outcome(&state).unwrap());
-                let wins: Vec<String> = p
-                    .winning_moves(Play::Misere)
-                    .unwrap()
-                    .into_iter()
-                    .map(|(text, _)| text)
-                    .collect();
-                let expected: Vec<String> = misere
-                    .winning_moves(&state)
-                    .unwrap()
-                    .into_iter()
-                    .map(|(left, _)| format!("take {}", n - left))
-                    .collect();
-                assert_eq!(wins, expected);
+                assert_eq!(
+                    values.nim_value(&p).unwrap(),
+                    oracle.nim_value(&state).unwrap()
+                );
+                assert_eq!(Fib.known_outcome(&p), Some(oracle.outcome(&state).unwrap()));
+                assert_eq!(direct.outcome(&p).unwrap(), misere.outcome(&state).unwrap());
+                let wins = Fib.options_with_nim_value(&p, 0, 100).unwrap().unwrap();
+                assert_eq!(wins.items, values.winning_moves(&p).unwrap());
             }
         }
     }
@@ -348,44 +278,45 @@ mod tests {
     #[test]
     fn huge_positions() {
         let p = FibPosition::start(u64::MAX);
-        let e = p.evaluate(Play::Normal).unwrap();
-        assert_eq!(e.outcome, Outcome::N);
-        assert_eq!(e.nim_value, None);
-        let wins = p.winning_moves(Play::Normal).unwrap();
-        assert!(!wins.is_empty());
-        assert_eq!(wins[0].0, format!("take {}", zeckendorf(u64::MAX)[0]));
-        assert!(matches!(p.moves(Play::Normal), Err(Error::Limit(_))));
-        assert!(matches!(p.evaluate(Play::Misere), Err(Error::Limit(_))));
-        let p = FibPosition::after(u64::MAX, u64::MAX).unwrap();
+        assert_eq!(Fib.known_outcome(&p), Some(Outcome::N));
+        assert!(matches!(Fib.known_nim_value(&p), Err(Error::Limit(_))));
+        let wins = Fib.options_with_nim_value(&p, 0, 10).unwrap().unwrap();
+        assert!(!wins.items.is_empty());
+        assert_eq!(
+            Fib.write_move(&p, &wins.items[0]),
+            format!("take {}", zeckendorf(u64::MAX)[0])
+        );
+        assert!(matches!(Fib.try_options(&p), Err(Error::Limit(_))));
+        let p = FibPosition {
+            n: u64::MAX,
+            previous: Some(u64::MAX),
+        };
         assert_eq!(p.limit(), u64::MAX);
-        let texts: Vec<String> = p
-            .winning_moves(Play::Normal)
-            .unwrap()
-            .into_iter()
-            .map(|m| m.0)
-            .collect();
-        assert_eq!(texts.last().unwrap(), &format!("take {}", u64::MAX));
+        let wins = Fib.options_with_nim_value(&p, 0, 10).unwrap().unwrap();
+        assert_eq!(wins.items.last().unwrap().n, 0);
         // 12200160415121876738 is the largest Fibonacci number below 2^64.
         assert!(is_fibonacci(12_200_160_415_121_876_738));
-        assert!(FibPosition::start(12_200_160_415_121_876_738)
-            .winning_moves(Play::Normal)
-            .unwrap()
-            .is_empty());
+        assert_eq!(
+            Fib.known_outcome(&FibPosition::start(12_200_160_415_121_876_738)),
+            Some(Outcome::P)
+        );
     }
 
     #[test]
     fn positions_parse() {
-        use crate::spec::parse_position;
-        assert!(parse_position(&["fib", "20"]).is_ok());
-        assert!(parse_position(&["fib", "20", "3"]).is_ok());
-        assert!(parse_position(&["fib", "20", "0"]).is_err());
-        assert!(parse_position(&["fib"]).is_err());
-        assert!(parse_position(&["fib", "1", "2", "3"]).is_err());
-        assert!(parse_position(&["fib:3", "1"]).is_err());
-        let p = parse_position(&["fib", "20"]).unwrap();
-        let r = crate::analysis::value(&p, Play::Normal).unwrap();
-        assert_eq!(r.winning_moves[0].text, "take 2");
-        assert_eq!(r.winning_moves[0].position, serde_json::json!([18, 2]));
+        assert_eq!(Fib.parse_position(&["20"]), Ok(FibPosition::start(20)));
+        assert!(Fib.parse_position(&["20", "3"]).is_ok());
+        assert!(Fib.parse_position(&["20", "0"]).is_err());
+        assert!(Fib.parse_position(&[]).is_err());
+        assert!(Fib.parse_position(&["1", "2", "3"]).is_err());
+        let p = FibPosition::start(20);
+        let win = Fib
+            .options_with_nim_value(&p, 0, 10)
+            .unwrap()
+            .unwrap()
+            .items[0];
+        assert_eq!(Fib.write_move(&p, &win), "take 2");
+        assert_eq!(Fib.position_json(&win), serde_json::json!([18, 2]));
     }
 
     proptest! {

@@ -14,13 +14,14 @@
 //! indices, (1, 0, 1) is an N-position (take from a_1, add to a_3), where the seed's rule
 //! would say P. The brute-force tests below settle it for this rule.
 
-use crate::analysis::{Evaluation, GameDef, Parsed, Standalone, StandaloneMove, OPTION_LIMIT};
 use crate::error::{Error, Result};
-use crate::game::{Impartial, Outcome, Play};
-use crate::spec::{parse_u64, CatalogEntry, Family};
+use crate::game::notation::{parse_numbers, write_numbers};
+use crate::game::ParseError;
+use crate::game::{Game, Impartial, Listing, NimValue, Notation, Outcome};
 use serde_json::Value as Json;
-use std::fmt;
-use std::sync::Arc;
+
+/// The most options listed before [`Impartial::try_options`] answers [`Error::Limit`].
+pub const OPTION_LIMIT: u64 = 100_000;
 
 /// A position of the flipping game: the counts a_1, …, a_n.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -83,15 +84,6 @@ impl FlipPosition {
         Ok(FlipPosition(next))
     }
 
-    fn move_text(i: usize, later: &[usize]) -> String {
-        if later.is_empty() {
-            format!("take from a{}", i + 1)
-        } else {
-            let list: Vec<String> = later.iter().map(|j| format!("a{}", j + 1)).collect();
-            format!("take from a{}, add to {}", i + 1, list.join(","))
-        }
-    }
-
     /// The unique winning move (as the index and the later indices), if the position is `N`.
     pub fn winning_move(&self) -> Option<(usize, Vec<usize>)> {
         let first = self.0.iter().position(|a| a % 2 == 1)?;
@@ -102,21 +94,15 @@ impl FlipPosition {
     }
 }
 
-impl fmt::Display for FlipPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let words: Vec<String> = self.0.iter().map(u64::to_string).collect();
-        f.write_str(&words.join(" "))
-    }
-}
-
-/// The rules as an [`Impartial`] game, for the brute-force cross-check (small counts only:
-/// the number of options grows as 2^n).
+/// The flipping game on its counts.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Flipping;
 
-impl Impartial for Flipping {
+impl Game for Flipping {
     type Position = Vec<u64>;
+}
 
+impl Impartial for Flipping {
     fn options(&self, counts: &Vec<u64>) -> Vec<Vec<u64>> {
         let n = counts.len();
         let mut out = Vec::new();
@@ -130,7 +116,7 @@ impl Impartial for Flipping {
                 next[i] -= 1;
                 for k in 0..later {
                     if mask >> k & 1 == 1 {
-                        next[i + 1 + k] += 1;
+                        next[i + 1 + k] = next[i + 1 + k].saturating_add(1);
                     }
                 }
                 out.push(next);
@@ -138,131 +124,86 @@ impl Impartial for Flipping {
         }
         out
     }
-}
 
-fn unsupported_misere() -> Error {
-    Error::Unsupported("misère play is not supported for flip".into())
-}
-
-impl Standalone for FlipPosition {
-    fn game(&self) -> String {
-        "flip".into()
-    }
-
-    fn to_json(&self) -> Json {
-        Json::from(self.0.clone())
-    }
-
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        if play == Play::Misere {
-            return Err(unsupported_misere());
-        }
-        Ok(Evaluation {
-            outcome: self.outcome(),
-            nim_value: self.nim_value(),
-            value: None,
-            remoteness: None,
-        })
-    }
-
-    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        if play == Play::Misere {
-            return Err(unsupported_misere());
-        }
-        let n = self.0.len();
+    fn try_options(&self, counts: &Vec<u64>) -> Result<Vec<Vec<u64>>> {
+        let n = counts.len();
         let mut count: u64 = 0;
-        for (i, &a) in self.0.iter().enumerate() {
+        for (i, &a) in counts.iter().enumerate() {
             if a > 0 {
                 let later = (n - 1 - i) as u32;
                 count = count.saturating_add(1u64.checked_shl(later).unwrap_or(u64::MAX));
             }
         }
-        if count > OPTION_LIMIT as u64 {
+        if count > OPTION_LIMIT || counts.contains(&u64::MAX) {
             return Err(Error::Limit(format!(
                 "this flip position has more than {OPTION_LIMIT} moves to list"
             )));
         }
-        let mut out = Vec::new();
-        for i in 0..n {
-            if self.0[i] == 0 {
-                continue;
-            }
-            let later_count = n - 1 - i;
-            for mask in 0u64..1 << later_count {
-                let later: Vec<usize> = (0..later_count)
-                    .filter(|k| mask >> k & 1 == 1)
-                    .map(|k| i + 1 + k)
-                    .collect();
-                let next = self.play(i, &later)?;
-                out.push((
-                    FlipPosition::move_text(i, &later),
-                    Arc::new(next) as Arc<dyn Standalone>,
-                ));
-            }
+        Ok(self.options(counts))
+    }
+
+    fn known_nim_value(&self, counts: &Vec<u64>) -> Result<Option<NimValue>> {
+        match FlipPosition(counts.clone()).nim_value() {
+            Some(g) => Ok(Some(NimValue::Finite(g))),
+            None => Err(Error::Limit(
+                "the nim value of this flip position (an odd count 64 or more places from the end) exceeds 2^64-1; its outcome and winning move are known, so it can be played alone, not summed".into(),
+            )),
         }
-        Ok(out)
     }
 
-    fn winning_moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        if play == Play::Misere {
-            return Err(unsupported_misere());
-        }
-        Ok(match self.winning_move() {
-            Some((i, later)) => vec![(
-                FlipPosition::move_text(i, &later),
-                Arc::new(self.play(i, &later)?) as Arc<dyn Standalone>,
-            )],
-            None => Vec::new(),
-        })
-    }
-}
-
-struct FlipGame;
-
-impl GameDef for FlipGame {
-    fn spec(&self) -> String {
-        "flip".into()
+    fn known_outcome(&self, counts: &Vec<u64>) -> Option<Outcome> {
+        Some(FlipPosition(counts.clone()).outcome())
     }
 
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let counts = args
-            .iter()
-            .map(|a| parse_u64(a, "count").map_err(|r| Error::position("flip", r)))
-            .collect::<Result<Vec<u64>>>()?;
-        Ok(Parsed::Single(Arc::new(FlipPosition(counts))))
-    }
-}
-
-/// The `flip` spec.
-pub struct FlipFamily;
-
-impl Family for FlipFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "flip",
-            params: "",
-            position: "the counts a1 … an (the nim value needs n ≤ 64 when a1 is odd)",
-            summary: "seed 004's flipping game: take one from some a_i > 0 and add one to any set of later counts; it is Nim with a heap of 2^(n-i) per odd a_i, so P iff every count is even",
-            example: "flip 3 0 2 1",
-        }]
-    }
-
-    fn build(
+    fn options_with_nim_value(
         &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        crate::spec::build_without_params(spec, name, params, "flip", || Arc::new(FlipGame))
+        counts: &Vec<u64>,
+        target: u64,
+        _limit: usize,
+    ) -> Result<Option<Listing<Vec<u64>>>> {
+        if target != 0 {
+            return Ok(None);
+        }
+        let position = FlipPosition(counts.clone());
+        Ok(Some(Listing::all(match position.winning_move() {
+            Some((i, later)) => vec![position.play(i, &later)?.0],
+            None => Vec::new(),
+        })))
+    }
+}
+
+impl Notation for Flipping {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<Vec<u64>, ParseError> {
+        Ok(parse_numbers(words, "count")?)
+    }
+
+    fn write_position(&self, counts: &Vec<u64>) -> String {
+        write_numbers(counts)
+    }
+
+    fn position_json(&self, counts: &Vec<u64>) -> Json {
+        Json::from(counts.clone())
+    }
+
+    /// `take from a1, add to a3`.
+    fn write_move(&self, from: &Vec<u64>, to: &Vec<u64>) -> String {
+        let i = from.iter().zip(to).position(|(a, b)| b < a).unwrap_or(0);
+        let later: Vec<String> = (i + 1..from.len().min(to.len()))
+            .filter(|&j| to[j] > from[j])
+            .map(|j| format!("a{}", j + 1))
+            .collect();
+        if later.is_empty() {
+            format!("take from a{}", i + 1)
+        } else {
+            format!("take from a{}, add to {}", i + 1, later.join(","))
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis;
     use crate::solve::NimValues;
-    use crate::spec::parse_position;
 
     fn all_positions(n: usize, max: u64) -> Vec<Vec<u64>> {
         let mut out = vec![Vec::new()];
@@ -281,9 +222,20 @@ mod tests {
         out
     }
 
+    /// The rules without their closed forms: the oracle.
+    struct Plain;
+    impl Game for Plain {
+        type Position = Vec<u64>;
+    }
+    impl Impartial for Plain {
+        fn options(&self, counts: &Vec<u64>) -> Vec<Vec<u64>> {
+            Flipping.options(counts)
+        }
+    }
+
     #[test]
     fn the_reduction_to_nim_matches_brute_force() {
-        let mut solver = NimValues::new(Flipping);
+        let mut solver = NimValues::new(Plain);
         for n in 1..=4 {
             for counts in all_positions(n, 2) {
                 let position = FlipPosition(counts.clone());
@@ -298,67 +250,53 @@ mod tests {
 
     #[test]
     fn the_winning_move_is_the_only_one() {
-        let mut solver = NimValues::new(Flipping);
+        let mut solver = NimValues::new(Plain);
         for counts in all_positions(4, 2) {
-            let position = FlipPosition(counts.clone());
             let mut expected = solver.winning_moves(&counts).unwrap();
             expected.dedup();
-            let found: Vec<Vec<u64>> = position
-                .winning_moves(Play::Normal)
+            let found = Flipping
+                .options_with_nim_value(&counts, 0, 10)
                 .unwrap()
-                .into_iter()
-                .map(|(_, next)| serde_json::from_value(next.to_json()).unwrap())
-                .collect();
+                .unwrap()
+                .items;
             assert_eq!(found, expected, "{counts:?}");
         }
     }
 
     #[test]
     fn the_seeds_interval_reading_differs() {
-        let report = analysis::value(
-            &parse_position(&["flip", "1", "0", "1"]).unwrap(),
-            Play::Normal,
-        )
-        .unwrap();
-        assert_eq!(report.outcome, Outcome::N);
-        assert_eq!(report.nim_value, Some(5));
-        assert_eq!(report.winning_moves[0].text, "take from a1, add to a3");
+        let counts = vec![1, 0, 1];
+        assert_eq!(Flipping.known_outcome(&counts), Some(Outcome::N));
         assert_eq!(
-            report.winning_moves[0].position,
-            serde_json::json!([0, 0, 2])
+            Flipping.known_nim_value(&counts).unwrap(),
+            Some(NimValue::Finite(5))
         );
+        let win = &Flipping
+            .options_with_nim_value(&counts, 0, 10)
+            .unwrap()
+            .unwrap()
+            .items[0];
+        assert_eq!(Flipping.write_move(&counts, win), "take from a1, add to a3");
+        assert_eq!(win, &vec![0, 0, 2]);
     }
 
     #[test]
     fn long_and_huge_positions() {
-        let mut words = vec!["flip".to_string()];
-        words.extend((0..100).map(|i| (i % 3).to_string()));
-        let report = analysis::value(&parse_position(&words).unwrap(), Play::Normal).unwrap();
-        assert_eq!(report.outcome, Outcome::N);
-        assert_eq!(report.nim_value, None); // 2^99 does not fit
-        assert_eq!(report.winning_moves.len(), 1);
-        assert!(analysis::moves(&parse_position(&words).unwrap(), Play::Normal).is_err());
+        let counts: Vec<u64> = (0..100).map(|i| i % 3).collect();
+        assert_eq!(Flipping.known_outcome(&counts), Some(Outcome::N));
+        assert!(Flipping.known_nim_value(&counts).is_err()); // 2^99 does not fit
+        let wins = Flipping
+            .options_with_nim_value(&counts, 0, 10)
+            .unwrap()
+            .unwrap();
+        assert_eq!(wins.items.len(), 1);
+        assert!(Flipping.try_options(&counts).is_err());
         let p = FlipPosition(vec![u64::MAX, u64::MAX]);
         assert_eq!(p.nim_value(), Some(3));
         assert!(p.play(0, &[1]).is_err());
         assert!(p.play(1, &[0]).is_err());
         assert!(FlipPosition(vec![0, 1]).play(0, &[]).is_err());
-    }
-
-    #[test]
-    fn misere_and_bad_input_are_errors() {
-        let p = parse_position(&["flip", "1", "2"]).unwrap();
-        assert!(matches!(
-            analysis::value(&p, Play::Misere),
-            Err(Error::Unsupported(_))
-        ));
-        assert!(parse_position(&["flip", "-1"]).is_err());
-        assert!(parse_position(&["flip:3", "1"]).is_err());
-        let moves = analysis::moves(
-            &parse_position(&["flip", "1", "0", "1"]).unwrap(),
-            Play::Normal,
-        )
-        .unwrap();
-        assert_eq!(moves.moves.len(), 4 + 1);
+        assert!(Flipping.parse_position(&["-1"]).is_err());
+        assert_eq!(Flipping.options(&vec![1, 0, 1]).len(), 4 + 1);
     }
 }

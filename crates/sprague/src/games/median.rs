@@ -10,13 +10,11 @@
 //!   max(min(x_{(m+1)/2}, x_{(m+3)/2}), min(x_{(m−1)/2}, x_{(m+1)/2})) for max, and symmetrically
 //!   for min.
 
-use crate::analysis::{Evaluation, GameDef, Parsed, Standalone, StandaloneMove};
-use crate::error::{Error, Result};
-use crate::game::{Outcome, Play};
-use crate::games::ends::parse_numbers;
-use crate::spec::{CatalogEntry, Family};
+use crate::error::Result;
+use crate::game::ParseError;
+use crate::game::{Evaluated, Evaluation, Game, Notation, Outcome};
+use crate::games::ends::{parse_integers, write_integers};
 use serde_json::Value as Json;
-use std::fmt;
 use std::sync::Arc;
 
 /// Which player is to move.
@@ -76,7 +74,7 @@ pub fn result(x: &[i64], goal: Goal) -> Option<i64> {
 }
 
 /// A median-game position: the row and the player to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MedianPosition {
     numbers: Arc<[i64]>,
     start: usize,
@@ -88,13 +86,10 @@ impl MedianPosition {
     /// The row `numbers` with `to_move` to move.
     ///
     /// # Errors
-    /// [`Error::Position`] for an empty row.
-    pub fn new(numbers: Vec<i64>, to_move: Goal) -> Result<Self> {
+    /// For an empty row.
+    pub fn new(numbers: Vec<i64>, to_move: Goal) -> std::result::Result<Self, String> {
         if numbers.is_empty() {
-            return Err(Error::position(
-                "median",
-                "the row needs at least one number",
-            ));
+            return Err("the row needs at least one number".into());
         }
         let end = numbers.len();
         Ok(MedianPosition {
@@ -109,20 +104,18 @@ impl MedianPosition {
         &self.numbers[self.start..self.end]
     }
 
-    fn remove(&self, first: bool) -> StandaloneMove {
+    fn remove(&self, first: bool) -> MedianPosition {
         let (start, end) = if first {
             (self.start + 1, self.end)
         } else {
             (self.start, self.end - 1)
         };
-        let next = MedianPosition {
+        MedianPosition {
             numbers: self.numbers.clone(),
             start,
             end,
             to_move: self.to_move.other(),
-        };
-        let text = if first { "left" } else { "right" };
-        (text.to_string(), Arc::new(next))
+        }
     }
 
     fn value(&self) -> i64 {
@@ -130,108 +123,68 @@ impl MedianPosition {
     }
 }
 
-fn normal_only(play: Play) -> Result<()> {
-    match play {
-        Play::Normal => Ok(()),
-        Play::Misere => Err(Error::Unsupported(
-            "median is a scored game; misère play does not apply".into(),
-        )),
-    }
+/// The median game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Median;
+
+impl Game for Median {
+    type Position = MedianPosition;
 }
 
-impl fmt::Display for MedianPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut words = vec![self.to_move.word().to_string()];
-        words.extend(self.row().iter().map(i64::to_string));
-        f.write_str(&words.join(" "))
-    }
-}
-
-impl Standalone for MedianPosition {
-    fn game(&self) -> String {
-        "median".into()
-    }
-
-    fn to_json(&self) -> Json {
-        serde_json::json!({ "numbers": self.row(), "to_move": self.to_move.word() })
-    }
-
-    /// The value is the number left; the game has no winner, so the outcome is `D`.
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        normal_only(play)?;
-        Ok(Evaluation {
-            outcome: Outcome::D,
-            nim_value: None,
-            value: Some(self.value()),
-            remoteness: Some(self.row().len() as u64 - 1),
+impl Evaluated for Median {
+    fn moves(&self, p: &MedianPosition) -> Result<Vec<MedianPosition>> {
+        Ok(match p.row().len() {
+            1 => Vec::new(),
+            _ => vec![p.remove(true), p.remove(false)],
         })
     }
 
-    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        normal_only(play)?;
-        Ok(match self.row().len() {
-            1 => Vec::new(),
-            _ => vec![self.remove(true), self.remove(false)],
+    /// The value is the number left; the game has no winner, so the outcome is `D`.
+    fn evaluate(&self, p: &MedianPosition) -> Result<Evaluation> {
+        Ok(Evaluation {
+            score: Some(p.value()),
+            remoteness: Some(p.row().len() as u64 - 1),
+            ..Evaluation::outcome(Outcome::D)
         })
     }
 
     /// The optimal moves: those after which the value is still the position's value.
-    fn winning_moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        let best = self.value();
-        let mut out = Vec::new();
-        for (text, next) in self.moves(play)? {
-            if next.evaluate(play)?.value == Some(best) {
-                out.push((text, next));
-            }
-        }
-        Ok(out)
+    fn winning_moves(&self, p: &MedianPosition) -> Result<Option<Vec<MedianPosition>>> {
+        let best = p.value();
+        Ok(Some(
+            self.moves(p)?
+                .into_iter()
+                .filter(|next| next.value() == best)
+                .collect(),
+        ))
     }
 }
 
-struct MedianGame;
-
-impl GameDef for MedianGame {
-    fn spec(&self) -> String {
-        "median".into()
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let (goal, numbers) = match args.first().map(|w| w.trim()) {
-            Some("max") => (Goal::Max, &args[1..]),
-            Some("min") => (Goal::Min, &args[1..]),
-            _ => (Goal::Max, args),
+impl Notation for Median {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<MedianPosition, ParseError> {
+        let (goal, numbers) = match words.first().map(|w| w.trim()) {
+            Some("max") => (Goal::Max, &words[1..]),
+            Some("min") => (Goal::Min, &words[1..]),
+            _ => (Goal::Max, words),
         };
-        let numbers = parse_numbers("median", numbers)?;
-        Ok(Parsed::Single(Arc::new(MedianPosition::new(
-            numbers, goal,
-        )?)))
-    }
-}
-
-/// The `median` spec.
-pub struct MedianFamily;
-
-impl Family for MedianFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "median",
-            params: "",
-            position: "the numbers, optionally after 'max' (the default) or 'min': the goal of \
-                       the player to move",
-            summary: "remove the first or last number until one is left; max wants it large, min \
-                      small; value: the number left (O(1), seed 004's formula); outcome D (no \
-                      winner); the winning moves are the optimal ones",
-            example: "median 1 5 2 9",
-        }]
+        Ok(MedianPosition::new(parse_integers(numbers)?, goal)?)
     }
 
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        crate::spec::build_without_params(spec, name, params, "median", || Arc::new(MedianGame))
+    fn write_position(&self, p: &MedianPosition) -> String {
+        format!("{} {}", p.to_move.word(), write_integers(p.row()))
+    }
+
+    fn position_json(&self, p: &MedianPosition) -> Json {
+        serde_json::json!({ "numbers": p.row(), "to_move": p.to_move.word() })
+    }
+
+    fn write_move(&self, from: &MedianPosition, to: &MedianPosition) -> String {
+        if to.start > from.start {
+            "left"
+        } else {
+            "right"
+        }
+        .to_string()
     }
 }
 
@@ -252,29 +205,26 @@ mod tests {
     #[test]
     fn optimal_moves_keep_the_value() {
         let p = MedianPosition::new(vec![7, 1, 8, 2, 6], Goal::Max).unwrap();
-        assert_eq!(p.evaluate(Play::Normal).unwrap().value, Some(2));
-        let moves = p.winning_moves(Play::Normal).unwrap();
-        for (_, next) in &moves {
-            assert_eq!(next.evaluate(Play::Normal).unwrap().value, Some(2));
+        assert_eq!(Median.evaluate(&p).unwrap().score, Some(2));
+        for next in Median.winning_moves(&p).unwrap().unwrap() {
+            assert_eq!(Median.evaluate(&next).unwrap().score, Some(2));
         }
-        assert_eq!(p.moves(Play::Normal).unwrap().len(), 2);
+        assert_eq!(Median.moves(&p).unwrap().len(), 2);
         let single = MedianPosition::new(vec![4], Goal::Min).unwrap();
-        assert!(single.moves(Play::Normal).unwrap().is_empty());
-        assert_eq!(single.evaluate(Play::Normal).unwrap().value, Some(4));
+        assert!(Median.moves(&single).unwrap().is_empty());
+        assert_eq!(Median.evaluate(&single).unwrap().score, Some(4));
     }
 
     #[test]
     fn positions_parse_and_print() {
-        use crate::spec::parse_position;
-        let p = parse_position(&["median", "min", "1", "5", "2", "9"]).unwrap();
-        let r = crate::analysis::value(&p, Play::Normal).unwrap();
-        assert_eq!(r.value, Some(2));
-        assert_eq!(r.winning_moves[0].position["to_move"], "max");
-        assert!(parse_position(&["median"]).is_err());
-        assert!(parse_position(&["median", "max"]).is_err());
-        assert!(parse_position(&["median", "1", "x"]).is_err());
-        assert!(parse_position(&["median:3", "1"]).is_err());
-        assert!(crate::analysis::value(&p, Play::Misere).is_err());
+        let p = Median.parse_position(&["min", "1", "5", "2", "9"]).unwrap();
+        assert_eq!(Median.evaluate(&p).unwrap().score, Some(2));
+        let best = &Median.winning_moves(&p).unwrap().unwrap()[0];
+        assert_eq!(Median.position_json(best)["to_move"], "max");
+        assert!(Median.parse_position(&[]).is_err());
+        assert!(Median.parse_position(&["max"]).is_err());
+        assert!(Median.parse_position(&["1", "x"]).is_err());
+        assert_eq!(Median.write_position(&p), "min 1 5 2 9");
     }
 
     proptest! {

@@ -7,24 +7,19 @@
 //! the right piece counts. Every move adds a piece, so no tier is loopy and each is solved in one
 //! parallel pass by [`crate::solve::tiered`].
 
-use crate::analysis::{Evaluation, GameDef, Parsed, SolveReport, Standalone, StandaloneMove};
-use crate::error::{Error, Result};
-use crate::game::{Play, Terminal};
+use crate::error::Result;
+use crate::game::notation::parse_u64;
+use crate::game::ParseError;
+use crate::game::{Evaluated, Evaluation, Game, Layout, Notation, SolveReport, Terminal};
 use crate::progress::Progress;
-use crate::solve::tiered::{self, Record, Solution, TieredGame};
-use crate::spec::{parse_u64, CatalogEntry, Family};
+use crate::solve::store::Store;
+use crate::solve::store::Strong;
+use crate::solve::tiered::{self, TieredGame};
 use serde_json::Value as Json;
-use std::fmt;
 use std::sync::Arc;
 
 /// The most cells a board may have (one bit each in a `u64`).
 pub const MAX_CELLS: usize = 64;
-
-/// The most memory a query (`value`, `moves`, `play`) may spend solving a board game.
-pub const QUERY_MAX_BYTES: u64 = 2 << 30;
-
-/// The most memory `sprague solve` may spend.
-pub const SOLVE_MAX_BYTES: u64 = 20 << 30;
 
 /// A board: the cells of `x` and of `o` as bit sets (cell = row × columns + column, row 0 on
 /// top). `x` moves first, so the side to move follows from the counts.
@@ -464,9 +459,11 @@ impl BoardRules {
     }
 }
 
-impl TieredGame for BoardRules {
+impl Game for BoardRules {
     type Position = Board;
+}
 
+impl TieredGame for BoardRules {
     fn tier_count(&self) -> usize {
         self.cells() + 1
     }
@@ -512,245 +509,143 @@ impl TieredGame for BoardRules {
     }
 }
 
-/// A board game chosen by spec: its rules; its table is solved on first use and cached.
-#[derive(Clone)]
+/// A board game with lines of K (m,n,k or connect), solved on first use through a
+/// [`Store`]: the game a catalog entry builds.
 pub struct BoardGame {
-    spec: Arc<str>,
-    rules: Arc<BoardRules>,
+    strong: Strong<BoardRules>,
 }
 
 impl BoardGame {
-    /// The game for `spec` with `rules`.
-    pub fn new(spec: String, rules: BoardRules) -> BoardGame {
+    /// The game `spec` with `rules`, its solution kept in `store`.
+    pub fn new(spec: String, rules: BoardRules, store: Arc<dyn Store>) -> BoardGame {
         BoardGame {
-            spec: spec.into(),
-            rules: Arc::new(rules),
+            strong: Strong::new(spec, rules, store),
         }
     }
 
     /// The rules.
     pub fn rules(&self) -> &BoardRules {
-        &self.rules
-    }
-
-    /// The solved table, from the process cache, a database, or a fresh solve.
-    ///
-    /// # Errors
-    /// [`Error::Limit`] when solving would need more than `max_bytes`.
-    pub fn solution(&self, max_bytes: u64, progress: &dyn Progress) -> Result<Arc<Solution>> {
-        let sizes: Vec<u64> = (0..self.rules.tier_count())
-            .map(|t| self.rules.tier_size(t))
-            .collect();
-        crate::db::cached(&self.spec, &sizes, || {
-            tiered::solve(&*self.rules, None, max_bytes, progress).map_err(|e| match e {
-                Error::Limit(reason) => Error::Limit(format!("{}: {reason}", self.spec)),
-                other => other,
-            })
-        })
-    }
-
-    fn record(&self, board: Board) -> Result<Record> {
-        let solution = self.solution(QUERY_MAX_BYTES, &())?;
-        Ok(solution.record(&*self.rules, &board))
+        self.strong.rules()
     }
 }
 
-/// A position of an m,n,k or connect game.
-#[derive(Clone)]
-pub struct BoardPosition {
-    game: BoardGame,
-    board: Board,
+impl Game for BoardGame {
+    type Position = Board;
 }
 
-impl BoardPosition {
-    /// The position `board` of `game` (assumed legal).
-    pub fn new(game: BoardGame, board: Board) -> BoardPosition {
-        BoardPosition { game, board }
-    }
-}
-
-impl fmt::Display for BoardPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.game.rules.board_string(self.board))
-    }
-}
-
-fn evaluation(record: Record) -> Evaluation {
-    Evaluation {
-        outcome: record.value().outcome(),
-        nim_value: None,
-        value: None,
-        remoteness: record.remoteness().map(u64::from),
-    }
-}
-
-impl Standalone for BoardPosition {
-    fn game(&self) -> String {
-        self.game.spec.to_string()
-    }
-
-    fn to_json(&self) -> Json {
-        Json::String(self.to_string())
-    }
-
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        if play == Play::Misere {
-            return Err(Error::Unsupported(format!(
-                "{} has no misère form: the game ends with a line or a full board",
-                self.game.spec
-            )));
-        }
-        Ok(evaluation(self.game.record(self.board)?))
-    }
-
-    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        if play == Play::Misere {
-            return Err(Error::Unsupported(format!(
-                "{} has no misère form",
-                self.game.spec
-            )));
-        }
-        let rules = &self.game.rules;
-        if rules.terminal(&self.board).is_some() {
+impl Evaluated for BoardGame {
+    fn moves(&self, board: &Board) -> Result<Vec<Board>> {
+        let rules = self.rules();
+        if rules.terminal(board).is_some() {
             return Ok(Vec::new());
         }
         Ok(rules
-            .targets(self.board)
-            .map(|cell| {
-                let next = BoardPosition {
-                    game: self.game.clone(),
-                    board: rules.play(self.board, cell),
-                };
-                (rules.cell_name(cell), Arc::new(next) as Arc<dyn Standalone>)
-            })
+            .targets(*board)
+            .map(|cell| rules.play(*board, cell))
             .collect())
     }
 
-    fn render(&self) -> String {
-        self.game.rules.draw(self.board)
+    fn evaluate(&self, board: &Board) -> Result<Evaluation> {
+        self.strong.evaluate(board)
+    }
+
+    fn solve(&self, start: &Board, progress: &dyn Progress) -> Option<Result<SolveReport>> {
+        Some((|| {
+            let (record, details) = self.strong.report(start, progress)?;
+            let rules = self.rules().clone().with_start(*start);
+            Ok(SolveReport {
+                game: self.strong.spec().to_string(),
+                position: Json::String(rules.board_string(*start)),
+                outcome: record.value().outcome(),
+                remoteness: record.remoteness().map(u64::from),
+                positions: tiered::reachable(&rules, None)?,
+                details,
+            })
+        })())
     }
 }
 
-impl GameDef for BoardGame {
-    fn spec(&self) -> String {
-        self.spec.to_string()
+impl Notation for BoardGame {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<Board, ParseError> {
+        if words.is_empty() {
+            return Ok(Board::default());
+        }
+        Ok(self.rules().parse_board(&words.concat())?)
     }
 
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        Ok(Parsed::Single(Arc::new(self.parse_board(args)?)))
+    fn write_position(&self, board: &Board) -> String {
+        self.rules().board_string(*board)
     }
 
-    fn solve(&self, args: &[String], progress: &dyn Progress) -> Option<Result<SolveReport>> {
-        Some(self.solve_report(args, progress))
-    }
-}
-
-impl BoardGame {
-    fn parse_board(&self, args: &[String]) -> Result<BoardPosition> {
-        let board = if args.is_empty() {
-            Board::default()
-        } else {
-            self.rules
-                .parse_board(&args.concat())
-                .map_err(|reason| Error::position(&*self.spec, reason))?
-        };
-        Ok(BoardPosition {
-            game: self.clone(),
-            board,
-        })
+    /// The cell the piece went to: `b2`, or the column (`3`) with gravity.
+    fn write_move(&self, from: &Board, to: &Board) -> String {
+        let placed = (to.x | to.o) & !(from.x | from.o);
+        self.rules().cell_name(placed.trailing_zeros() as usize)
     }
 
-    fn solve_report(&self, args: &[String], progress: &dyn Progress) -> Result<SolveReport> {
-        let start = if args.is_empty() {
-            Board::default()
-        } else {
-            self.parse_board(args)?.board
-        };
-        let solution = self.solution(SOLVE_MAX_BYTES, progress)?;
-        let rules = (*self.rules).clone().with_start(start);
-        let record = solution.record(&rules, &start);
-        let positions = tiered::reachable(&rules, None)?;
-        let mut details = serde_json::Map::new();
-        details.insert("index_space".into(), Json::from(solution.stats.indices));
-        Ok(SolveReport {
-            game: self.spec.to_string(),
-            position: Json::String(rules.board_string(start)),
-            outcome: record.value().outcome(),
-            remoteness: record.remoteness().map(u64::from),
-            positions,
-            details,
-        })
+    fn layout(&self) -> Layout {
+        let rules = self.rules();
+        Layout::Board {
+            columns: rules.columns as u32,
+            rows: rules.rows as u32,
+            gravity: rules.gravity,
+        }
+    }
+
+    fn render(&self, board: &Board) -> String {
+        self.rules().draw(*board)
     }
 }
 
 /// Parses `M,N,K` (or `W,H,K`) parameters.
-pub(crate) fn parse_params(
-    spec: &str,
-    params: Option<&str>,
-    names: [&str; 3],
-) -> Result<[usize; 3]> {
-    let Some(params) = params else {
-        return Err(Error::spec(
-            spec,
-            format!("give {},{},{}", names[0], names[1], names[2]),
-        ));
-    };
+///
+/// # Errors
+/// Unless there are three numbers, each at most 64.
+pub fn parse_params(params: &str, names: [&str; 3]) -> std::result::Result<[usize; 3], String> {
     let parts: Vec<&str> = params.split(',').collect();
     if parts.len() != 3 {
-        return Err(Error::spec(
-            spec,
-            format!(
-                "expected three numbers {},{},{}",
-                names[0], names[1], names[2]
-            ),
+        return Err(format!(
+            "expected three numbers {},{},{}",
+            names[0], names[1], names[2]
         ));
     }
     let mut out = [0usize; 3];
     for (i, part) in parts.iter().enumerate() {
-        let v = parse_u64(part, names[i]).map_err(|r| Error::spec(spec, r))?;
+        let v = parse_u64(part, names[i])?;
         out[i] = usize::try_from(v)
             .ok()
             .filter(|&v| v <= 64)
-            .ok_or_else(|| Error::spec(spec, format!("{} must be at most 64", names[i])))?;
+            .ok_or_else(|| format!("{} must be at most 64", names[i]))?;
     }
     Ok(out)
 }
 
-/// The `mnk:M,N,K` family.
-pub struct MnkFamily;
-
-impl Family for MnkFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "mnk:M,N,K",
-            params: "M columns, N rows (M×N at most 64), K in a row wins",
-            position: "board string, rows top to bottom, x o . (e.g. x...o....); empty if omitted; x moves first",
-            summary: "m,n,k-game (mnk:3,3,3 is tic-tac-toe); a full board without a line is a tie (D); moves name cells like b2",
-            example: "mnk:3,3,3 x...o....",
-        }]
-    }
-
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "mnk" {
-            return None;
-        }
-        Some((|| {
-            let [m, n, k] = parse_params(spec, params, ["M", "N", "K"])?;
-            let rules = BoardRules::new(m, n, k, false).map_err(|r| Error::spec(spec, r))?;
-            Ok(Arc::new(BoardGame::new(format!("mnk:{m},{n},{k}"), rules)) as Arc<dyn GameDef>)
-        })())
-    }
+/// Reads `mnk:M,N,K` (`gravity` false) or `connect:W,H,K` (`gravity` true): the canonical spec
+/// and the rules.
+///
+/// # Errors
+/// Bad numbers, or a board the rules refuse.
+pub fn parse_board_game(
+    params: &str,
+    gravity: bool,
+) -> std::result::Result<(String, BoardRules), String> {
+    let (name, names) = if gravity {
+        ("connect", ["W", "H", "K"])
+    } else {
+        ("mnk", ["M", "N", "K"])
+    };
+    let [m, n, k] = parse_params(params, names)?;
+    let rules = BoardRules::new(m, n, k, gravity)?;
+    Ok((format!("{name}:{m},{n},{k}"), rules))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::tiered::Value;
+    use crate::error::Error;
+    use crate::game::Value;
+    use crate::solve::store::FileStore;
+    use crate::solve::tiered::Record;
     use std::collections::HashMap;
 
     fn rules(m: usize, n: usize, k: usize, gravity: bool) -> BoardRules {
@@ -863,8 +758,11 @@ mod tests {
         }
     }
 
-    impl TieredGame for Mirrored {
+    impl crate::game::Game for Mirrored {
         type Position = Board;
+    }
+
+    impl TieredGame for Mirrored {
         fn tier_count(&self) -> usize {
             self.0.tier_count()
         }
@@ -921,10 +819,15 @@ mod tests {
         }
     }
 
+    fn game(params: &str, gravity: bool) -> BoardGame {
+        let (spec, rules) = parse_board_game(params, gravity).unwrap();
+        BoardGame::new(spec, rules, Arc::new(FileStore::memory()))
+    }
+
     #[test]
     fn games_too_large_are_refused_up_front() {
-        let p = crate::spec::parse_position(&["connect:7,6,4"]).unwrap();
-        let err = crate::analysis::value(&p, Play::Normal).unwrap_err();
+        let g = game("7,6,4", true);
+        let err = g.evaluate(&Board::default()).unwrap_err();
         assert!(matches!(err, Error::Limit(_)), "{err}");
         assert!(err.to_string().contains("connect:7,6,4"), "{err}");
     }
@@ -948,17 +851,23 @@ mod tests {
     }
 
     #[test]
-    fn spec_and_queries_work_through_the_catalog() {
-        let p = crate::spec::parse_position(&["mnk:3,3,3", "xx.oo...."]).unwrap();
-        let report = crate::analysis::value(&p, Play::Normal).unwrap();
-        assert_eq!(report.outcome, crate::game::Outcome::N);
-        assert_eq!(report.remoteness, Some(1));
-        assert_eq!(report.winning_moves.len(), 1);
-        assert_eq!(report.winning_moves[0].text, "c3");
-        assert!(crate::spec::parse_game("mnk:3,3").is_err());
-        assert!(crate::spec::parse_game("mnk:9,9,3").is_err());
-        let game = crate::spec::parse_game("mnk:3,3,3").unwrap();
-        let solved = game.solve(&[], &()).unwrap().unwrap();
+    fn queries_and_solve_of_the_typed_game() {
+        let g = game("3,3,3", false);
+        let p = g.parse_position(&["xx.oo...."]).unwrap();
+        let e = g.evaluate(&p).unwrap();
+        assert_eq!(e.outcome, crate::game::Outcome::N);
+        assert_eq!(e.remoteness, Some(1));
+        let wins: Vec<String> = g
+            .moves(&p)
+            .unwrap()
+            .iter()
+            .filter(|n| g.evaluate(n).unwrap().outcome == crate::game::Outcome::P)
+            .map(|n| g.write_move(&p, n))
+            .collect();
+        assert_eq!(wins, ["c3"]);
+        assert!(parse_board_game("3,3", false).is_err());
+        assert!(parse_board_game("9,9,3", false).is_err());
+        let solved = g.solve(&Board::default(), &()).unwrap().unwrap();
         assert_eq!(solved.positions, 5478);
         assert_eq!(solved.outcome, crate::game::Outcome::D);
         assert_eq!(solved.remoteness, Some(9));

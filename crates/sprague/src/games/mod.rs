@@ -1,4 +1,5 @@
-//! Game families, one file each. Every family registers itself in [`families`].
+//! Game families, one file each: a typed game with its notation. The catalog
+//! ([`crate::catalog`]) lists them; nothing here registers anything.
 
 pub mod cards;
 pub mod circle;
@@ -20,32 +21,3 @@ pub mod subtraction;
 pub mod tartan;
 pub mod teeko;
 pub mod wythoff;
-
-use crate::spec::Family;
-
-/// Every registered family, in catalog order.
-pub fn families() -> Vec<Box<dyn Family>> {
-    vec![
-        Box::new(nim::NimFamily),
-        Box::new(subtraction::SubtractionFamily),
-        Box::new(octal::OctalFamily),
-        Box::new(grundy::GrundyFamily),
-        Box::new(strips::StripsFamily),
-        Box::new(wythoff::WythoffFamily),
-        Box::new(moore::MooreFamily),
-        Box::new(fibonacci::FibFamily),
-        Box::new(circle::CircleFamily),
-        Box::new(ends::EndsFamily),
-        Box::new(median::MedianFamily),
-        Box::new(queues::QueuesFamily),
-        Box::new(coins::CoinFamily),
-        Box::new(tartan::TartanFamily),
-        Box::new(flipping::FlipFamily),
-        Box::new(cards::CardsFamily),
-        Box::new(mnk::MnkFamily),
-        Box::new(connect::ConnectFamily),
-        Box::new(crate::script::ScriptFamily),
-        Box::new(quixo::QuixoFamily),
-        Box::new(teeko::TeekoFamily),
-    ]
-}

@@ -1,43 +1,118 @@
 //! Moore's Nim_K: a move takes any positive number of tokens from each of 1 to K heaps.
 //!
 //! A position is P iff, in every bit position, the number of heaps with that bit set is a multiple
-//! of K + 1 (seeds 002 and 004). The position is the whole list of heaps: Moore's Nim is not a
-//! sum of heap games, so positions are [`Standalone`] and cannot be summed with other games.
-//! Winning moves come from the constructive method of seed 004 ([`constructive_move`]); where the
-//! position has at most [`OPTION_LIMIT`] options, every winning move is listed instead.
+//! of K + 1 (seeds 002 and 004), so a lone position of any size has its outcome and winning
+//! moves at once. The position is the whole list of heaps: Moore's Nim is not a sum of heap
+//! games, so its nim value (needed when it is summed with other games) comes from search over its
+//! sub-positions, as far as memory allows. Winning moves come from the constructive method of
+//! seed 004 ([`constructive_move`]); where the position has at most [`OPTION_LIMIT`] options,
+//! every winning move is listed instead.
 
-use crate::analysis::{Evaluation, GameDef, Parsed, Standalone, StandaloneMove, OPTION_LIMIT};
 use crate::error::{Error, Result};
-use crate::game::{Impartial, Outcome, Play};
-use crate::solve::{MisereOutcomes, NimValues};
-use crate::spec::{parse_heaps, parse_u64, CatalogEntry, Family};
+use crate::game::notation::{parse_numbers, parse_u64, write_numbers};
+use crate::game::ParseError;
+use crate::game::{Game, Impartial, Listing, Notation, Outcome};
 use serde_json::Value as Json;
-use std::fmt;
-use std::sync::Arc;
 
-/// The most positions (the product of heap sizes plus one) for which the nim value, and misère
-/// play, are computed by direct search.
-pub const SEARCH_LIMIT: u128 = 4096;
+/// The most options listed before [`Impartial::try_options`] answers [`Error::Limit`].
+pub const OPTION_LIMIT: u128 = 100_000;
 
-/// The rules of Moore's Nim_K, for the generic solvers: a position is the list of heaps.
-#[derive(Clone, Copy, Debug)]
+/// The rules of Moore's Nim_K: a position is the list of heaps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MooreNim {
-    /// The most heaps a move may change.
+    /// The most heaps one move may take from (at least 1).
     pub k: u64,
 }
 
-impl Impartial for MooreNim {
-    type Position = Vec<u64>;
+/// Reads `moore:K`'s parameter.
+///
+/// # Errors
+/// When K is not a whole number of at least 1.
+pub fn parse_moore(params: &str) -> std::result::Result<MooreNim, String> {
+    match parse_u64(params, "K")? {
+        0 => Err("K must be at least 1".into()),
+        k => Ok(MooreNim { k }),
+    }
+}
 
+impl Game for MooreNim {
+    type Position = Vec<u64>;
+}
+
+impl Impartial for MooreNim {
     fn options(&self, heaps: &Vec<u64>) -> Vec<Vec<u64>> {
         let mut out = Vec::new();
         let mut current = heaps.clone();
         extend(heaps, self.k, 0, 0, &mut current, &mut out);
         out
     }
+
+    fn try_options(&self, heaps: &Vec<u64>) -> Result<Vec<Vec<u64>>> {
+        if option_count(heaps, self.k) > OPTION_LIMIT {
+            return Err(Error::Limit(format!(
+                "moore:{} {} has more than {OPTION_LIMIT} options to list",
+                self.k,
+                write_numbers(heaps)
+            )));
+        }
+        Ok(self.options(heaps))
+    }
+
+    fn known_outcome(&self, heaps: &Vec<u64>) -> Option<Outcome> {
+        Some(if is_p_position(heaps, self.k) {
+            Outcome::P
+        } else {
+            Outcome::N
+        })
+    }
+
+    /// The winning moves (options of value 0): all of them where the options can be listed,
+    /// else the constructive move.
+    fn options_with_nim_value(
+        &self,
+        heaps: &Vec<u64>,
+        target: u64,
+        _limit: usize,
+    ) -> Result<Option<Listing<Vec<u64>>>> {
+        if target != 0 {
+            return Ok(None);
+        }
+        if option_count(heaps, self.k) <= OPTION_LIMIT {
+            let moves = self
+                .options(heaps)
+                .into_iter()
+                .filter(|next| is_p_position(next, self.k))
+                .collect();
+            return Ok(Some(Listing::all(moves)));
+        }
+        Ok(Some(match constructive_move(heaps, self.k) {
+            Some(next) => Listing {
+                items: vec![next],
+                total: None,
+            },
+            None => Listing::all(Vec::new()),
+        }))
+    }
 }
 
-/// Every option: heaps from `index` on may be reduced, `changed` have been so far.
+impl Notation for MooreNim {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<Vec<u64>, ParseError> {
+        Ok(parse_numbers(words, "heap size")?)
+    }
+
+    fn write_position(&self, heaps: &Vec<u64>) -> String {
+        write_numbers(heaps)
+    }
+
+    fn position_json(&self, heaps: &Vec<u64>) -> Json {
+        Json::from(heaps.clone())
+    }
+
+    fn write_move(&self, from: &Vec<u64>, to: &Vec<u64>) -> String {
+        format!("{} -> {}", write_numbers(from), write_numbers(to))
+    }
+}
+
 fn extend(
     heaps: &[u64],
     k: u64,
@@ -145,204 +220,10 @@ pub fn constructive_move(heaps: &[u64], k: u64) -> Option<Vec<u64>> {
 }
 
 /// A position of Moore's Nim_K.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoorePosition {
-    k: u64,
-    heaps: Vec<u64>,
-}
-
-impl MoorePosition {
-    /// The position with these heaps, where a move changes at most `k` heaps.
-    ///
-    /// # Errors
-    /// [`Error::Spec`] if k is 0.
-    pub fn new(k: u64, heaps: Vec<u64>) -> Result<Self> {
-        if k == 0 {
-            return Err(Error::spec("moore:0", "K must be at least 1"));
-        }
-        Ok(MoorePosition { k, heaps })
-    }
-
-    fn spec(&self) -> String {
-        format!("moore:{}", self.k)
-    }
-
-    fn step(&self, next: Vec<u64>) -> StandaloneMove {
-        let text = format!("{} -> {}", words(&self.heaps), words(&next));
-        (
-            text,
-            Arc::new(MoorePosition {
-                k: self.k,
-                heaps: next,
-            }),
-        )
-    }
-
-    fn small(&self) -> bool {
-        let states = self
-            .heaps
-            .iter()
-            .fold(1u128, |p, &h| p.saturating_mul(u128::from(h) + 1));
-        states <= SEARCH_LIMIT
-    }
-
-    fn rules(&self) -> MooreNim {
-        MooreNim { k: self.k }
-    }
-}
-
-fn words(heaps: &[u64]) -> String {
-    let w: Vec<String> = heaps.iter().map(u64::to_string).collect();
-    w.join(" ")
-}
-
-impl fmt::Display for MoorePosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&words(&self.heaps))
-    }
-}
-
-impl Standalone for MoorePosition {
-    fn game(&self) -> String {
-        self.spec()
-    }
-
-    fn to_json(&self) -> Json {
-        Json::from(self.heaps.clone())
-    }
-
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        let (outcome, nim_value) = match play {
-            Play::Normal => {
-                let outcome = if is_p_position(&self.heaps, self.k) {
-                    Outcome::P
-                } else {
-                    Outcome::N
-                };
-                let nim_value = if self.small() {
-                    Some(NimValues::new(self.rules()).nim_value(&self.heaps)?)
-                } else {
-                    None
-                };
-                (outcome, nim_value)
-            }
-            Play::Misere if self.small() => (
-                MisereOutcomes::new(self.rules()).outcome(&self.heaps)?,
-                None,
-            ),
-            Play::Misere => return Err(misere_too_large()),
-        };
-        Ok(Evaluation {
-            outcome,
-            nim_value,
-            value: None,
-            remoteness: None,
-        })
-    }
-
-    fn moves(&self, _play: Play) -> Result<Vec<StandaloneMove>> {
-        if option_count(&self.heaps, self.k) > OPTION_LIMIT as u128 {
-            return Err(Error::Limit(format!(
-                "{} {self} has more than {OPTION_LIMIT} options to list",
-                self.spec()
-            )));
-        }
-        Ok(self
-            .rules()
-            .options(&self.heaps)
-            .into_iter()
-            .map(|next| self.step(next))
-            .collect())
-    }
-
-    fn winning_moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        match play {
-            Play::Misere if self.small() => {
-                let mut solver = MisereOutcomes::new(self.rules());
-                Ok(solver
-                    .winning_moves(&self.heaps)?
-                    .into_iter()
-                    .map(|next| self.step(next))
-                    .collect())
-            }
-            Play::Misere => Err(misere_too_large()),
-            Play::Normal if option_count(&self.heaps, self.k) <= OPTION_LIMIT as u128 => Ok(self
-                .rules()
-                .options(&self.heaps)
-                .into_iter()
-                .filter(|next| is_p_position(next, self.k))
-                .map(|next| self.step(next))
-                .collect()),
-            Play::Normal => Ok(constructive_move(&self.heaps, self.k)
-                .into_iter()
-                .map(|next| self.step(next))
-                .collect()),
-        }
-    }
-}
-
-fn misere_too_large() -> Error {
-    Error::Limit(format!(
-        "misère Moore's Nim is solved by direct search only, for positions with at most \
-         {SEARCH_LIMIT} sub-positions"
-    ))
-}
-
-struct MooreGame {
-    k: u64,
-}
-
-impl GameDef for MooreGame {
-    fn spec(&self) -> String {
-        format!("moore:{}", self.k)
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let heaps = parse_heaps(&self.spec(), args)?;
-        Ok(Parsed::Single(Arc::new(MoorePosition::new(self.k, heaps)?)))
-    }
-}
-
-/// The `moore:K` spec.
-pub struct MooreFamily;
-
-impl Family for MooreFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "moore:K",
-            params: "K ≥ 1: the most heaps one move may take from",
-            position: "heap sizes (the whole list is one position; it cannot be summed)",
-            summary: "Moore's Nim_K: take from 1 to K heaps, any positive amount from each; P iff \
-                      every bit count is a multiple of K+1; winning moves: all of them when there \
-                      are at most 100000 options, else the constructive move of seed 004; nim \
-                      value and misère play by search for small positions",
-            example: "moore:2 5 6 7 1",
-        }]
-    }
-
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "moore" {
-            return None;
-        }
-        let Some(params) = params else {
-            return Some(Err(Error::spec(spec, "moore needs K, e.g. moore:2")));
-        };
-        Some(match parse_u64(params, "K") {
-            Ok(0) => Err(Error::spec(spec, "K must be at least 1")),
-            Ok(k) => Ok(Arc::new(MooreGame { k })),
-            Err(reason) => Err(Error::spec(spec, reason)),
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::NimValues;
     use proptest::prelude::*;
 
     /// Outcomes of every position of `heaps` heaps below `bound`, by definition: a position is P
@@ -416,30 +297,22 @@ mod tests {
     }
 
     #[test]
-    fn nim_values_and_misere_match_the_generic_solvers() {
+    fn winning_moves_match_the_generic_solver() {
         for k in 1..=3u64 {
-            let mut solver = NimValues::new(MooreNim { k });
+            let game = MooreNim { k };
+            let mut solver = NimValues::new(game);
             for a in 0..5u64 {
                 for b in 0..5u64 {
                     for c in 0..4u64 {
                         let heaps = vec![a, b, c];
-                        let position = MoorePosition::new(k, heaps.clone()).unwrap();
-                        let e = position.evaluate(Play::Normal).unwrap();
                         let g = solver.nim_value(&heaps).unwrap();
-                        assert_eq!(e.nim_value, Some(g));
-                        assert_eq!(e.outcome == Outcome::P, g == 0);
-                        let fast: Vec<Vec<u64>> = position
-                            .winning_moves(Play::Normal)
+                        assert_eq!(game.known_outcome(&heaps) == Some(Outcome::P), g == 0);
+                        let fast = game
+                            .options_with_nim_value(&heaps, 0, 100)
                             .unwrap()
-                            .into_iter()
-                            .map(|(_, p)| serde_json::from_value(p.to_json()).unwrap())
-                            .collect();
-                        assert_eq!(fast, solver.winning_moves(&heaps).unwrap());
-                        let mut misere = MisereOutcomes::new(MooreNim { k });
-                        assert_eq!(
-                            position.evaluate(Play::Misere).unwrap().outcome,
-                            misere.outcome(&heaps).unwrap()
-                        );
+                            .unwrap();
+                        assert!(fast.is_complete());
+                        assert_eq!(fast.items, solver.winning_moves(&heaps).unwrap());
                     }
                 }
             }
@@ -459,19 +332,14 @@ mod tests {
 
     #[test]
     fn huge_heaps_use_the_constructive_move() {
-        let position = MoorePosition::new(2, vec![u64::MAX, u64::MAX, 5, 1 << 40]).unwrap();
-        let e = position.evaluate(Play::Normal).unwrap();
-        assert_eq!(e.outcome, Outcome::N);
-        assert_eq!(e.nim_value, None);
-        let moves = position.winning_moves(Play::Normal).unwrap();
-        assert_eq!(moves.len(), 1);
-        let next: Vec<u64> = serde_json::from_value(moves[0].1.to_json()).unwrap();
-        assert!(is_p_position(&next, 2));
-        assert!(position.moves(Play::Normal).is_err());
-        assert!(matches!(
-            position.evaluate(Play::Misere),
-            Err(Error::Limit(_))
-        ));
+        let game = MooreNim { k: 2 };
+        let heaps = vec![u64::MAX, u64::MAX, 5, 1 << 40];
+        assert_eq!(game.known_outcome(&heaps), Some(Outcome::N));
+        let moves = game.options_with_nim_value(&heaps, 0, 10).unwrap().unwrap();
+        assert_eq!(moves.items.len(), 1);
+        assert_eq!(moves.total, None);
+        assert!(is_p_position(&moves.items[0], 2));
+        assert!(matches!(game.try_options(&heaps), Err(Error::Limit(_))));
         // Three equal maximal heaps are P for K = 2, and K = u64::MAX means "any number of heaps".
         assert!(is_p_position(&[u64::MAX; 3], 2));
         assert!(!is_p_position(&[u64::MAX; 3], u64::MAX));
@@ -482,17 +350,15 @@ mod tests {
     }
 
     #[test]
-    fn specs_and_positions_report_errors() {
-        use crate::spec::{parse_game, parse_position};
-        assert!(parse_game("moore").is_err());
-        assert!(parse_game("moore:0").is_err());
-        assert!(parse_game("moore:x").is_err());
-        assert!(parse_position(&["moore:2", "1", "-2"]).is_err());
-        assert!(parse_position(&["moore:2", "1", "+", "nim", "2"]).is_err());
-        let p = parse_position(&["moore:2", "5", "6", "7", "1"]).unwrap();
-        let r = crate::analysis::value(&p, Play::Normal).unwrap();
-        assert_eq!(r.outcome, Outcome::N);
-        assert!(!r.winning_moves.is_empty());
+    fn parameters_and_positions_report_errors() {
+        assert!(parse_moore("0").is_err());
+        assert!(parse_moore("x").is_err());
+        assert_eq!(parse_moore("2"), Ok(MooreNim { k: 2 }));
+        assert!(MooreNim { k: 2 }.parse_position(&["1", "-2"]).is_err());
+        assert_eq!(
+            MooreNim { k: 2 }.parse_position(&["5", "6"]),
+            Ok(vec![5, 6])
+        );
     }
 
     proptest! {

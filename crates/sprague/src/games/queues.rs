@@ -9,12 +9,11 @@
 //! need solving: O(W + H) of them, each from two others ([`first_player_wins`]). Sums only grow
 //! along a diagonal (the numbers are non-negative), so the last valid cell is found by bisection.
 
-use crate::analysis::{Evaluation, GameDef, Parsed, Standalone, StandaloneMove};
-use crate::error::{Error, Result};
-use crate::game::{Outcome, Play};
-use crate::spec::{parse_u64, CatalogEntry, Family};
+use crate::error::Result;
+use crate::game::notation::parse_u64;
+use crate::game::ParseError;
+use crate::game::{Evaluated, Evaluation, Game, Notation, Outcome};
 use serde_json::Value as Json;
-use std::fmt;
 use std::sync::Arc;
 
 /// Prefix sums of a queue, in u128 so no total overflows.
@@ -138,9 +137,8 @@ pub fn first_player_wins(a: &[u64], b: &[u64], base: u64, threshold: u64) -> boo
 }
 
 /// A position of the two-queue game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct QueuesPosition {
-    threshold: u64,
     a: Arc<[u64]>,
     b: Arc<[u64]>,
     /// Numbers popped from each queue so far.
@@ -150,45 +148,11 @@ pub struct QueuesPosition {
 }
 
 impl QueuesPosition {
-    /// The queues `a` and `b` with running sum `sum` and threshold M.
-    ///
-    /// # Errors
-    /// [`Error::Position`] unless sum < M ≤ sum + the queues' total.
-    pub fn new(threshold: u64, a: Vec<u64>, b: Vec<u64>, sum: u64) -> Result<Self> {
-        let total: u128 =
-            a.iter().chain(&b).map(|&x| u128::from(x)).sum::<u128>() + u128::from(sum);
-        let spec = format!("queues:{threshold}");
-        if sum >= threshold {
-            return Err(Error::position(
-                spec,
-                format!("the running sum {sum} has already reached M = {threshold}"),
-            ));
-        }
-        if u128::from(threshold) > total {
-            return Err(Error::position(
-                spec,
-                format!("M = {threshold} exceeds the running sum plus every number ({total})"),
-            ));
-        }
-        Ok(QueuesPosition {
-            threshold,
-            a: a.into(),
-            b: b.into(),
-            popped: (0, 0),
-            sum,
-        })
-    }
-
     fn left(&self) -> (&[u64], &[u64]) {
         (&self.a[self.popped.0..], &self.b[self.popped.1..])
     }
 
-    /// Whether the previous mover made the sum reach M (the player to move has won).
-    fn finished(&self) -> bool {
-        self.sum >= self.threshold
-    }
-
-    fn pop(&self, first: bool) -> StandaloneMove {
+    fn pop(&self, first: bool, threshold: u64) -> QueuesPosition {
         let mut next = self.clone();
         let value = if first {
             next.popped.0 += 1;
@@ -197,15 +161,100 @@ impl QueuesPosition {
             next.popped.1 += 1;
             self.b[self.popped.1]
         };
-        next.sum = self.sum.saturating_add(value).min(self.threshold);
-        let text = format!("{} {value}", if first { "first" } else { "second" });
-        (text, Arc::new(next))
+        next.sum = self.sum.saturating_add(value).min(threshold);
+        next
+    }
+}
+
+/// The two-queue game with threshold M.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Queues {
+    /// M: whoever makes the running sum reach it loses.
+    pub threshold: u64,
+}
+
+/// Reads `queues:M`'s parameter.
+///
+/// # Errors
+/// When M is not a whole number of at least 1.
+pub fn parse_queues(params: &str) -> std::result::Result<Queues, String> {
+    match parse_u64(params, "M")? {
+        0 => Err("M must be at least 1".into()),
+        threshold => Ok(Queues { threshold }),
+    }
+}
+
+impl Queues {
+    /// The queues `a` and `b` with running sum `sum`.
+    ///
+    /// # Errors
+    /// Unless sum < M ≤ sum + the queues' total.
+    pub fn position(
+        &self,
+        a: Vec<u64>,
+        b: Vec<u64>,
+        sum: u64,
+    ) -> std::result::Result<QueuesPosition, String> {
+        let total: u128 =
+            a.iter().chain(&b).map(|&x| u128::from(x)).sum::<u128>() + u128::from(sum);
+        if sum >= self.threshold {
+            return Err(format!(
+                "the running sum {sum} has already reached M = {}",
+                self.threshold
+            ));
+        }
+        if u128::from(self.threshold) > total {
+            return Err(format!(
+                "M = {} exceeds the running sum plus every number ({total})",
+                self.threshold
+            ));
+        }
+        Ok(QueuesPosition {
+            a: a.into(),
+            b: b.into(),
+            popped: (0, 0),
+            sum,
+        })
+    }
+
+    /// Whether the previous mover made the sum reach M (the player to move has won).
+    fn finished(&self, p: &QueuesPosition) -> bool {
+        p.sum >= self.threshold
     }
 
     /// Whether the player to move wins.
-    pub fn wins(&self) -> bool {
-        let (a, b) = self.left();
-        self.finished() || first_player_wins(a, b, self.sum, self.threshold)
+    pub fn wins(&self, p: &QueuesPosition) -> bool {
+        let (a, b) = p.left();
+        self.finished(p) || first_player_wins(a, b, p.sum, self.threshold)
+    }
+}
+
+impl Game for Queues {
+    type Position = QueuesPosition;
+}
+
+impl Evaluated for Queues {
+    fn moves(&self, p: &QueuesPosition) -> Result<Vec<QueuesPosition>> {
+        if self.finished(p) {
+            return Ok(Vec::new());
+        }
+        let (a, b) = p.left();
+        let mut out = Vec::new();
+        if !a.is_empty() {
+            out.push(p.pop(true, self.threshold));
+        }
+        if !b.is_empty() {
+            out.push(p.pop(false, self.threshold));
+        }
+        Ok(out)
+    }
+
+    fn evaluate(&self, p: &QueuesPosition) -> Result<Evaluation> {
+        Ok(Evaluation::outcome(if self.wins(p) {
+            Outcome::N
+        } else {
+            Outcome::P
+        }))
     }
 }
 
@@ -217,137 +266,53 @@ fn list(queue: &[u64]) -> String {
     words.join(",")
 }
 
-impl fmt::Display for QueuesPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (a, b) = self.left();
-        write!(f, "{} {}", list(a), list(b))?;
-        if self.sum > 0 {
-            write!(f, " {}", self.sum)?;
-        }
-        Ok(())
-    }
-}
-
-impl Standalone for QueuesPosition {
-    fn game(&self) -> String {
-        format!("queues:{}", self.threshold)
-    }
-
-    fn to_json(&self) -> Json {
-        let (a, b) = self.left();
-        serde_json::json!({ "queues": [a, b], "sum": self.sum })
-    }
-
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        if play == Play::Misere {
-            return Err(Error::Unsupported(
-                "queues has its own losing rule; misère play does not apply".into(),
-            ));
-        }
-        Ok(Evaluation {
-            outcome: if self.wins() { Outcome::N } else { Outcome::P },
-            nim_value: None,
-            value: None,
-            remoteness: None,
-        })
-    }
-
-    fn moves(&self, _play: Play) -> Result<Vec<StandaloneMove>> {
-        if self.finished() {
-            return Ok(Vec::new());
-        }
-        let (a, b) = self.left();
-        let mut out = Vec::new();
-        if !a.is_empty() {
-            out.push(self.pop(true));
-        }
-        if !b.is_empty() {
-            out.push(self.pop(false));
-        }
-        Ok(out)
-    }
-}
-
-fn parse_queue(spec: &str, word: &str) -> Result<Vec<u64>> {
+fn parse_queue(word: &str) -> std::result::Result<Vec<u64>, String> {
     let word = word.trim();
     if word == "-" || word.is_empty() {
         return Ok(Vec::new());
     }
     word.split(',')
-        .map(|x| parse_u64(x, "queue number").map_err(|r| Error::position(spec, r)))
+        .map(|x| parse_u64(x, "queue number"))
         .collect()
 }
 
-struct QueuesGame {
-    threshold: u64,
-}
-
-impl GameDef for QueuesGame {
-    fn spec(&self) -> String {
-        format!("queues:{}", self.threshold)
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let spec = self.spec();
-        let (a, b, sum) = match args {
+impl Notation for Queues {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<QueuesPosition, ParseError> {
+        let (a, b, sum) = match words {
             [a, b] => (a, b, 0),
-            [a, b, s] => (
-                a,
-                b,
-                parse_u64(s, "running sum").map_err(|r| Error::position(&spec, r))?,
-            ),
+            [a, b, s] => (a, b, parse_u64(s, "running sum")?),
             _ => {
-                return Err(Error::position(
-                    &spec,
+                return Err(
                     "a position is two comma lists (use - for an empty queue), optionally \
-                     followed by the running sum",
-                ))
+                     followed by the running sum"
+                        .into(),
+                )
             }
         };
-        let (a, b) = (parse_queue(&spec, a)?, parse_queue(&spec, b)?);
-        Ok(Parsed::Single(Arc::new(QueuesPosition::new(
-            self.threshold,
-            a,
-            b,
-            sum,
-        )?)))
-    }
-}
-
-/// The `queues:M` spec.
-pub struct QueuesFamily;
-
-impl Family for QueuesFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "queues:M",
-            params: "M: the threshold; whoever makes the running sum reach M loses",
-            position: "two comma lists of non-negative numbers (- for an empty queue), then \
-                       optionally the running sum (default 0); M must not exceed the sum plus \
-                       every number",
-            summary: "two-queue game of seed 004: pop the head of either queue; win or loss only \
-                      (no value); solved in O((W+H) log) by the diagonal lemma",
-            example: "queues:10 1,2,3 4,5",
-        }]
+        Ok(self.position(parse_queue(a)?, parse_queue(b)?, sum)?)
     }
 
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "queues" {
-            return None;
+    fn write_position(&self, p: &QueuesPosition) -> String {
+        let (a, b) = p.left();
+        let mut text = format!("{} {}", list(a), list(b));
+        if p.sum > 0 {
+            text.push_str(&format!(" {}", p.sum));
         }
-        let Some(params) = params else {
-            return Some(Err(Error::spec(spec, "queues needs M, e.g. queues:10")));
-        };
-        Some(match parse_u64(params, "M") {
-            Ok(0) => Err(Error::spec(spec, "M must be at least 1")),
-            Ok(threshold) => Ok(Arc::new(QueuesGame { threshold })),
-            Err(reason) => Err(Error::spec(spec, reason)),
-        })
+        text
+    }
+
+    fn position_json(&self, p: &QueuesPosition) -> Json {
+        let (a, b) = p.left();
+        serde_json::json!({ "queues": [a, b], "sum": p.sum })
+    }
+
+    /// `first 3` or `second 1`: the queue popped and the number.
+    fn write_move(&self, from: &QueuesPosition, to: &QueuesPosition) -> String {
+        if to.popped.0 > from.popped.0 {
+            format!("first {}", from.a[from.popped.0])
+        } else {
+            format!("second {}", from.b[from.popped.1])
+        }
     }
 }
 
@@ -410,42 +375,49 @@ mod tests {
 
     #[test]
     fn positions_parse_and_report() {
-        use crate::spec::parse_position;
-        let p = parse_position(&["queues:10", "1,2,3", "4,5"]).unwrap();
-        let r = crate::analysis::value(&p, Play::Normal).unwrap();
+        let game = parse_queues("10").unwrap();
+        let p = game.parse_position(&["1,2,3", "4,5"]).unwrap();
         let expected = full_grid(&[1, 2, 3], &[4, 5], 0, 10);
-        assert_eq!(r.outcome == Outcome::N, expected);
-        assert_eq!(r.winning_moves.is_empty(), !expected);
-        assert!(parse_position(&["queues:10", "1,2,3", "4,5", "3"]).is_ok());
-        assert!(parse_position(&["queues:9", "1,2,3", "-", "3"]).is_ok());
-        assert!(parse_position(&["queues:10", "1,2,3", "-", "3"]).is_err());
-        assert!(parse_position(&["queues:100", "1,2,3", "4,5"]).is_err());
-        assert!(parse_position(&["queues:10", "1,2,3", "4,5", "10"]).is_err());
-        assert!(parse_position(&["queues:10", "1,x", "4,5"]).is_err());
-        assert!(parse_position(&["queues:10", "1,2"]).is_err());
-        assert!(crate::spec::parse_game("queues").is_err());
-        assert!(crate::spec::parse_game("queues:0").is_err());
+        assert_eq!(game.wins(&p), expected);
+        assert!(game.parse_position(&["1,2,3", "4,5", "3"]).is_ok());
+        assert!(parse_queues("9")
+            .unwrap()
+            .parse_position(&["1,2,3", "-", "3"])
+            .is_ok());
+        assert!(game.parse_position(&["1,2,3", "-", "3"]).is_err());
+        assert!(parse_queues("100")
+            .unwrap()
+            .parse_position(&["1,2,3", "4,5"])
+            .is_err());
+        assert!(game.parse_position(&["1,2,3", "4,5", "10"]).is_err());
+        assert!(game.parse_position(&["1,x", "4,5"]).is_err());
+        assert!(game.parse_position(&["1,2"]).is_err());
+        assert!(parse_queues("0").is_err());
+        assert!(parse_queues("").is_err());
         let big = u64::MAX.to_string();
-        let p = parse_position(&["queues:18446744073709551615", &big, &big]).unwrap();
-        assert!(crate::analysis::value(&p, Play::Normal).is_ok());
+        let huge = parse_queues(&big).unwrap();
+        let p = huge.parse_position(&[&big, &big]).unwrap();
+        assert!(huge.evaluate(&p).is_ok());
     }
 
     #[test]
     fn moves_follow_the_rules() {
-        let p = QueuesPosition::new(4, vec![3], vec![1, 2], 0).unwrap();
-        let texts: Vec<String> = p
-            .moves(Play::Normal)
+        let game = Queues { threshold: 4 };
+        let p = game.position(vec![3], vec![1, 2], 0).unwrap();
+        let texts: Vec<String> = game
+            .moves(&p)
             .unwrap()
-            .into_iter()
-            .map(|m| m.0)
+            .iter()
+            .map(|next| game.write_move(&p, next))
             .collect();
         assert_eq!(texts, vec!["first 3", "second 1"]);
         // Popping 3 then 1 reaches 4: after "first 3" the opponent must pop 1 and lose.
-        let wins: Vec<String> = p
-            .winning_moves(Play::Normal)
+        let wins: Vec<String> = game
+            .moves(&p)
             .unwrap()
-            .into_iter()
-            .map(|m| m.0)
+            .iter()
+            .filter(|next| game.evaluate(next).unwrap().outcome == Outcome::P)
+            .map(|next| game.write_move(&p, next))
             .collect();
         assert_eq!(wins, vec!["first 3"]);
     }

@@ -22,24 +22,19 @@
 //! colex rank of the mover's cubes among them. Un-moves slide a line back, so the solver stores no
 //! reverse graph; only positions canonical under the eight board symmetries are solved.
 
-use crate::analysis::{Evaluation, GameDef, Parsed, SolveReport, Standalone, StandaloneMove};
-use crate::error::{Error, Result};
-use crate::game::{Play, Terminal};
+use crate::error::Result;
+use crate::game::notation::parse_u64;
+use crate::game::notation::ParseError;
+use crate::game::{Evaluated, Evaluation, Game, Notation, SolveReport, Terminal};
 use crate::progress::Progress;
-use crate::solve::tiered::{self, Record, Solution, TieredGame};
-use crate::spec::{parse_u64, CatalogEntry, Family};
-use serde_json::{json, Value as Json};
-use std::fmt;
+use crate::solve::store::Store;
+use crate::solve::store::Strong;
+use crate::solve::tiered::{self, TieredGame};
+use serde_json::json;
 use std::sync::Arc;
 
 /// The largest board side.
 pub const MAX_SIDE: usize = 5;
-
-/// The most memory a query (`value`, `moves`, `play`) may spend solving.
-pub const QUERY_MAX_BYTES: u64 = 2 << 30;
-
-/// The most memory `sprague solve` may spend.
-pub const SOLVE_MAX_BYTES: u64 = 16 << 30;
 
 const LOW: u64 = 0xFFFF_FFFF;
 
@@ -66,7 +61,7 @@ pub(crate) const fn swap(p: u64) -> u64 {
 /// The geometry of an N×N board (N ≤ 5): masks for the symmetries, binomials for ranking,
 /// cell names, and drawing.
 #[derive(Clone, Debug)]
-pub(crate) struct Square {
+pub struct Square {
     /// The side N.
     pub n: usize,
     /// N².
@@ -128,6 +123,7 @@ impl Small {
 }
 
 impl Square {
+    /// The geometry of the N×N board.
     pub fn new(n: usize) -> Square {
         let mut binomial = [[0u64; 26]; 26];
         for i in 0..26 {
@@ -636,9 +632,11 @@ impl Quixo {
     }
 }
 
-impl TieredGame for Quixo {
+impl Game for Quixo {
     type Position = u64;
+}
 
+impl TieredGame for Quixo {
     fn tier_count(&self) -> usize {
         self.tiers.len()
     }
@@ -722,9 +720,7 @@ impl TieredGame for Quixo {
 }
 
 /// What the shared glue needs from a square-board game.
-pub(crate) trait SquareRules:
-    TieredGame<Position = u64> + Clone + Send + Sync + 'static
-{
+pub trait SquareRules: TieredGame<Position = u64> + Clone + Send + Sync + 'static {
     /// The spec.
     fn spec(&self) -> String;
     /// The board.
@@ -732,7 +728,10 @@ pub(crate) trait SquareRules:
     /// Every move of a non-terminal position, with its text.
     fn named_moves(&self, p: u64) -> Vec<(String, u64)>;
     /// Parses the position words into (packed position, whether x is to move).
-    fn parse(&self, args: &[String]) -> Result<(u64, bool)>;
+    ///
+    /// # Errors
+    /// What is wrong with the words.
+    fn parse(&self, words: &[&str]) -> std::result::Result<(u64, bool), String>;
     /// The same rules without symmetry reduction.
     fn plain(&self) -> Self;
     /// The same rules from another start.
@@ -759,22 +758,20 @@ impl SquareRules for Quixo {
             .collect()
     }
 
-    fn parse(&self, args: &[String]) -> Result<(u64, bool)> {
-        let spec = SquareRules::spec(self);
-        let bad = |reason: String| Error::position(spec.clone(), reason);
-        let (board, turn) = match args {
+    fn parse(&self, words: &[&str]) -> std::result::Result<(u64, bool), String> {
+        let (board, turn) = match words {
             [] => return Ok((0, true)),
             [b] => (b, None),
-            [b, t] => (b, Some(t)),
+            [b, t] => (b, Some(*t)),
             _ => {
-                return Err(bad(format!(
+                return Err(format!(
                 "expected a board string and optionally the player to move (x or o), got {} words",
-                args.len()
-            )))
+                words.len()
+            ))
             }
         };
-        let (x, o) = self.square.parse_board(board).map_err(&bad)?;
-        let x_to_move = parse_turn(turn.map(String::as_str)).map_err(&bad)?;
+        let (x, o) = self.square.parse_board(board)?;
+        let x_to_move = parse_turn(turn)?;
         // Every board can arise: a push may complete a line of either symbol, or both (the
         // player who pushed then loses), so lines of the player to move are finished games too.
         Ok((pack(x, o, x_to_move), x_to_move))
@@ -790,7 +787,7 @@ impl SquareRules for Quixo {
 }
 
 /// Parses `x` or `o` (default x).
-pub(crate) fn parse_turn(turn: Option<&str>) -> std::result::Result<bool, String> {
+pub fn parse_turn(turn: Option<&str>) -> std::result::Result<bool, String> {
     match turn.map(str::to_ascii_lowercase).as_deref() {
         None | Some("x") => Ok(true),
         Some("o") => Ok(false),
@@ -799,7 +796,7 @@ pub(crate) fn parse_turn(turn: Option<&str>) -> std::result::Result<bool, String
 }
 
 /// Packs x's and o's cells with the mover low.
-pub(crate) const fn pack(x: u64, o: u64, x_to_move: bool) -> u64 {
+pub const fn pack(x: u64, o: u64, x_to_move: bool) -> u64 {
     if x_to_move {
         x | o << 32
     } else {
@@ -807,113 +804,17 @@ pub(crate) const fn pack(x: u64, o: u64, x_to_move: bool) -> u64 {
     }
 }
 
-/// A square-board game chosen by spec; its table is solved on first use and cached.
-pub(crate) struct SquareGame<R: SquareRules> {
-    rules: Arc<R>,
+/// A position of a square-board game as players see it: the packed position (relative to the
+/// mover) and whether x is to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SquarePosition {
+    /// The cubes or pieces: the mover's in the low half.
+    pub packed: u64,
+    /// Whether x is to move.
+    pub x_to_move: bool,
 }
 
-impl<R: SquareRules> Clone for SquareGame<R> {
-    fn clone(&self) -> Self {
-        SquareGame {
-            rules: self.rules.clone(),
-        }
-    }
-}
-
-impl<R: SquareRules> SquareGame<R> {
-    pub fn new(rules: R) -> Self {
-        SquareGame {
-            rules: Arc::new(rules),
-        }
-    }
-
-    /// The solved table: from the process cache, a database, or a fresh solve on the current
-    /// rayon pool's threads.
-    pub fn solution(&self, max_bytes: u64, progress: &dyn Progress) -> Result<Arc<Solution>> {
-        let rules = &*self.rules;
-        let spec = rules.spec();
-        let sizes: Vec<u64> = (0..rules.tier_count())
-            .map(|t| rules.tier_size(t))
-            .collect();
-        crate::db::cached(&spec, &sizes, || {
-            tiered::solve(
-                rules,
-                Some(rayon::current_num_threads()),
-                max_bytes,
-                progress,
-            )
-            .map_err(|e| match e {
-                Error::Limit(reason) => Error::Limit(format!("{spec}: {reason}")),
-                other => other,
-            })
-        })
-    }
-
-    fn record(&self, p: u64) -> Result<Record> {
-        Ok(self
-            .solution(QUERY_MAX_BYTES, &())?
-            .record(&*self.rules, &p))
-    }
-
-    fn solve_report(&self, args: &[String], progress: &dyn Progress) -> Result<SolveReport> {
-        let (start, x_to_move) = self.rules.parse(args)?;
-        let solution = self.solution(SOLVE_MAX_BYTES, progress)?;
-        let record = solution.record(&*self.rules, &start);
-        let rules = self.rules.starting_at(start);
-        let threads = Some(rayon::current_num_threads());
-        let square = self.rules.square().clone();
-        let symmetric = square.images(start).iter().all(|&i| i == start);
-        let (classes, positions) = if symmetric {
-            // The reachable set is closed under the symmetries: count each class's images.
-            tiered::reachable_weighted(&rules, threads, |&p| square.class_size(p))?
-        } else {
-            let classes = tiered::reachable(&rules, threads)?;
-            (classes, tiered::reachable(&rules.plain(), threads)?)
-        };
-        let stats = &solution.stats;
-        let mut details = serde_json::Map::new();
-        details.insert("positions_up_to_symmetry".into(), json!(classes));
-        details.insert("index_space".into(), json!(stats.indices));
-        details.insert("solved_positions".into(), json!(stats.positions));
-        if !stats.elapsed.is_zero() {
-            details.insert(
-                "solve".into(),
-                json!({
-                    "seconds": stats.elapsed.as_secs_f64(),
-                    "cpu_seconds": stats.cpu_seconds,
-                    "threads": stats.threads,
-                    "positions_per_second": stats.positions_per_second().round(),
-                    "index_per_second": (stats.indices as f64 / stats.elapsed.as_secs_f64().max(1e-9)).round(),
-                    "peak_bytes": stats.peak_bytes,
-                }),
-            );
-        } else {
-            details.insert("from_database".into(), json!(true));
-        }
-        let position = SquarePosition {
-            game: self.clone(),
-            packed: start,
-            x_to_move,
-        };
-        Ok(SolveReport {
-            game: self.rules.spec(),
-            position: position.to_json(),
-            outcome: record.value().outcome(),
-            remoteness: record.remoteness().map(u64::from),
-            positions,
-            details,
-        })
-    }
-}
-
-/// A position of a square-board game, with the real colours.
-pub(crate) struct SquarePosition<R: SquareRules> {
-    game: SquareGame<R>,
-    packed: u64,
-    x_to_move: bool,
-}
-
-impl<R: SquareRules> SquarePosition<R> {
+impl SquarePosition {
     fn colours(&self) -> (u64, u64) {
         let (m, o) = (self.packed & LOW, self.packed >> 32);
         if self.x_to_move {
@@ -924,136 +825,129 @@ impl<R: SquareRules> SquarePosition<R> {
     }
 }
 
-impl<R: SquareRules> fmt::Display for SquarePosition<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (x, o) = self.colours();
-        let turn = if self.x_to_move { 'x' } else { 'o' };
-        write!(f, "{} {turn}", self.game.rules.square().board_string(x, o))
+/// A square-board game (Quixo, Teeko), solved on first use through a [`Store`].
+pub struct SquareGame<R: SquareRules> {
+    strong: Strong<R>,
+}
+
+impl<R: SquareRules> SquareGame<R> {
+    /// The game with these rules, its solution kept in `store`.
+    pub fn new(rules: R, store: Arc<dyn Store>) -> Self {
+        SquareGame {
+            strong: Strong::new(rules.spec(), rules, store),
+        }
+    }
+
+    fn rules(&self) -> &R {
+        self.strong.rules()
+    }
+
+    fn solve_report(&self, start: &SquarePosition, progress: &dyn Progress) -> Result<SolveReport> {
+        let (record, mut details) = self.strong.report(&start.packed, progress)?;
+        let rules = self.rules().starting_at(start.packed);
+        let threads = Some(rayon::current_num_threads());
+        let square = self.rules().square().clone();
+        let symmetric = square
+            .images(start.packed)
+            .iter()
+            .all(|&i| i == start.packed);
+        let (classes, positions) = if symmetric {
+            // The reachable set is closed under the symmetries: count each class's images.
+            tiered::reachable_weighted(&rules, threads, |&p| square.class_size(p))?
+        } else {
+            let classes = tiered::reachable(&rules, threads)?;
+            (classes, tiered::reachable(&rules.plain(), threads)?)
+        };
+        details.insert("positions_up_to_symmetry".into(), json!(classes));
+        Ok(SolveReport {
+            game: self.rules().spec(),
+            position: self.position_json(start),
+            outcome: record.value().outcome(),
+            remoteness: record.remoteness().map(u64::from),
+            positions,
+            details,
+        })
     }
 }
 
-impl<R: SquareRules> Standalone for SquarePosition<R> {
-    fn game(&self) -> String {
-        self.game.rules.spec()
-    }
+impl<R: SquareRules> Game for SquareGame<R> {
+    type Position = SquarePosition;
+}
 
-    fn to_json(&self) -> Json {
-        Json::String(self.to_string())
-    }
-
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        if play == Play::Misere {
-            return Err(Error::Unsupported(format!(
-                "{} has no misère form: the game ends with a line",
-                self.game.rules.spec()
-            )));
-        }
-        let record = self.game.record(self.packed)?;
-        Ok(Evaluation {
-            outcome: record.value().outcome(),
-            nim_value: None,
-            value: None,
-            remoteness: record.remoteness().map(u64::from),
-        })
-    }
-
-    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        if play == Play::Misere {
-            return Err(Error::Unsupported(format!(
-                "{} has no misère form",
-                self.game.rules.spec()
-            )));
-        }
-        if self.game.rules.terminal(&self.packed).is_some() {
+impl<R: SquareRules> Evaluated for SquareGame<R> {
+    fn moves(&self, p: &SquarePosition) -> Result<Vec<SquarePosition>> {
+        if self.rules().terminal(&p.packed).is_some() {
             return Ok(Vec::new());
         }
         Ok(self
-            .game
-            .rules
-            .named_moves(self.packed)
+            .rules()
+            .named_moves(p.packed)
             .into_iter()
-            .map(|(text, child)| {
-                let next = SquarePosition {
-                    game: self.game.clone(),
-                    packed: child,
-                    x_to_move: !self.x_to_move,
-                };
-                (text, Arc::new(next) as Arc<dyn Standalone>)
+            .map(|(_, child)| SquarePosition {
+                packed: child,
+                x_to_move: !p.x_to_move,
             })
             .collect())
     }
 
-    fn render(&self) -> String {
-        let (x, o) = self.colours();
-        let turn = if self.x_to_move { "x" } else { "o" };
-        format!("{}\n{turn} to move", self.game.rules.square().draw(x, o))
-    }
-}
-
-impl<R: SquareRules> GameDef for SquareGame<R> {
-    fn spec(&self) -> String {
-        self.rules.spec()
+    fn evaluate(&self, p: &SquarePosition) -> Result<Evaluation> {
+        self.strong.evaluate(&p.packed)
     }
 
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let (packed, x_to_move) = self.rules.parse(args)?;
-        Ok(Parsed::Single(Arc::new(SquarePosition {
-            game: self.clone(),
-            packed,
-            x_to_move,
-        })))
-    }
-
-    fn solve(&self, args: &[String], progress: &dyn Progress) -> Option<Result<SolveReport>> {
-        Some(self.solve_report(args, progress))
-    }
-}
-
-/// The `quixo:N` family.
-pub struct QuixoFamily;
-
-impl Family for QuixoFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "quixo:N",
-            params: "the board side N: 3, 4 or 5 (quixo:5 is too large to solve here)",
-            position: "board string, rows top to bottom, x o . (e.g. x...o...........), then the player to move, x or o (default x); the empty board if omitted",
-            summary: "Quixo: take a blank or own cube from the border, push it back in at an end of its row or column, now showing your symbol; N in a row wins, completing the opponent's line loses; endless play is a draw (D); moves read like a1-a4 (take a1, push in at a4)",
-            example: "quixo:3 x...o.... x",
-        }]
-    }
-
-    fn build(
+    fn solve(
         &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "quixo" {
-            return None;
-        }
-        Some((|| {
-            let Some(params) = params else {
-                return Err(Error::spec(
-                    spec,
-                    "quixo needs the board side N, e.g. quixo:4",
-                ));
-            };
-            let n = parse_u64(params, "the board side").map_err(|r| Error::spec(spec, r))?;
-            let rules = Quixo::new(usize::try_from(n).unwrap_or(usize::MAX))
-                .map_err(|r| Error::spec(spec, r))?;
-            Ok(Arc::new(SquareGame::new(rules)) as Arc<dyn GameDef>)
-        })())
+        start: &SquarePosition,
+        progress: &dyn Progress,
+    ) -> Option<Result<SolveReport>> {
+        Some(self.solve_report(start, progress))
     }
+}
+
+impl<R: SquareRules> Notation for SquareGame<R> {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<SquarePosition, ParseError> {
+        let (packed, x_to_move) = self.rules().parse(words)?;
+        Ok(SquarePosition { packed, x_to_move })
+    }
+
+    fn write_position(&self, p: &SquarePosition) -> String {
+        let (x, o) = p.colours();
+        let turn = if p.x_to_move { 'x' } else { 'o' };
+        format!("{} {turn}", self.rules().square().board_string(x, o))
+    }
+
+    /// The move's name (`a1-a4`, `c3`), found among the moves that lead to `to`.
+    fn write_move(&self, from: &SquarePosition, to: &SquarePosition) -> String {
+        self.rules()
+            .named_moves(from.packed)
+            .into_iter()
+            .find(|(_, child)| *child == to.packed)
+            .map_or_else(|| "?".to_string(), |(text, _)| text)
+    }
+
+    fn render(&self, p: &SquarePosition) -> String {
+        let (x, o) = p.colours();
+        let turn = if p.x_to_move { "x" } else { "o" };
+        format!("{}\n{turn} to move", self.rules().square().draw(x, o))
+    }
+}
+
+/// Reads `quixo:N`'s parameter.
+///
+/// # Errors
+/// Unless N is 3, 4 or 5.
+pub fn parse_quixo(params: &str) -> std::result::Result<Quixo, String> {
+    let n = parse_u64(params, "the board side")?;
+    Quixo::new(usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::game::Value;
     use crate::solve::tiered::testing::{
         check_all_ranks, check_local, check_un_moves, value_iteration,
     };
-    use crate::solve::tiered::Value;
+    use crate::solve::tiered::Record;
     use std::collections::HashMap;
 
     struct Rng(u64);
@@ -1299,10 +1193,17 @@ pub(crate) mod tests {
         );
     }
 
+    fn square<R: SquareRules>(rules: R) -> SquareGame<R> {
+        SquareGame::new(rules, Arc::new(crate::solve::store::FileStore::memory()))
+    }
+
     #[test]
-    fn solve_and_queries_through_the_catalog() {
-        let game = crate::spec::parse_game("quixo:3").unwrap();
-        let report = game.solve(&[], &()).unwrap().unwrap();
+    fn solve_and_queries_of_the_typed_game() {
+        let game = square(Quixo::new(3).unwrap());
+        let report = game
+            .solve(&game.parse_position(&[]).unwrap(), &())
+            .unwrap()
+            .unwrap();
         let rules = Quixo::new(3).unwrap();
         let naive = naive_values(&rules);
         let start = naive[&0];
@@ -1311,16 +1212,15 @@ pub(crate) mod tests {
         assert_eq!(report.positions, naive.len() as u64);
         assert_eq!(report.position, json!("......... x"));
         // A position given with its player to move agrees with the solver.
-        let p = crate::spec::parse_position(&["quixo:3", "xx.o.o...", "x"]).unwrap();
-        let value = crate::analysis::value(&p, Play::Normal).unwrap();
+        let p = game.parse_position(&["xx.o.o...", "x"]).unwrap();
         let packed = pack(0b11, 0b101000, true);
+        assert_eq!(p.packed, packed);
         let solution = tiered::solve(&rules, Some(1), u64::MAX, &()).unwrap();
         assert_eq!(
-            value.outcome,
+            game.evaluate(&p).unwrap().outcome,
             solution.record(&rules, &packed).value().outcome()
         );
-        let moves = crate::analysis::moves(&p, Play::Normal).unwrap();
-        assert_eq!(moves.moves.len(), rules.moves(packed).count());
+        assert_eq!(game.moves(&p).unwrap().len(), rules.moves(packed).count());
     }
 
     #[test]
@@ -1332,16 +1232,14 @@ pub(crate) mod tests {
         let dir = std::env::temp_dir().join(format!("sprague-quixo-db-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let spec = "quixo:3 (test)";
-        let solve = || tiered::solve(&rules, Some(2), u64::MAX, &());
-        let first = crate::db::cached_in(
-            &crate::db::Store::Directory(dir.clone()),
-            spec,
-            &sizes,
-            solve,
-        )
-        .unwrap();
-        let path = dir.join(crate::db::file_name(spec));
-        let reopened = crate::db::load(&path, spec, &sizes).unwrap();
+        use crate::solve::store::{file_name, load, Disk, FileStore, Store};
+        let first = FileStore::new(Disk::Directory(dir.clone()))
+            .solution(spec, &sizes, &mut || {
+                tiered::solve(&rules, Some(2), u64::MAX, &())
+            })
+            .unwrap();
+        let path = dir.join(file_name(spec));
+        let reopened = load(&path, spec, &sizes).unwrap();
         assert_eq!(reopened.records(), first.records());
         let mut rng = Rng(5);
         let samples: Vec<u64> = (0..2000).map(|_| random_position(&mut rng, 3)).collect();
@@ -1375,25 +1273,12 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn bad_specs_and_positions_are_clear_errors() {
-        let spec_error = |s: &str| match crate::spec::parse_game(s) {
-            Err(Error::Spec { reason, .. }) => reason,
-            Err(e) => panic!("{s}: unexpected error {e}"),
-            Ok(_) => panic!("{s} parsed"),
-        };
-        assert!(spec_error("quixo").contains("board side"));
-        assert!(spec_error("quixo:2").contains("between 3 and 5"));
-        assert!(spec_error("quixo:6").contains("between 3 and 5"));
-        assert!(spec_error("quixo:x").contains("whole number"));
-        let position_error = |words: &[&str]| {
-            let mut all = vec!["quixo:3"];
-            all.extend_from_slice(words);
-            match crate::spec::parse_position(&all) {
-                Err(Error::Position { reason, .. }) => reason,
-                Err(e) => panic!("{words:?}: unexpected error {e}"),
-                Ok(_) => panic!("{words:?} parsed"),
-            }
-        };
+    fn bad_parameters_and_positions_are_clear_errors() {
+        assert!(parse_quixo("2").unwrap_err().contains("between 3 and 5"));
+        assert!(parse_quixo("6").unwrap_err().contains("between 3 and 5"));
+        assert!(parse_quixo("x").unwrap_err().contains("whole number"));
+        let game = square(Quixo::new(3).unwrap());
+        let position_error = |words: &[&str]| game.parse_position(words).unwrap_err().to_string();
         assert!(position_error(&["x..."]).contains("9 cells"));
         assert!(position_error(&["xq......."]).contains("'q'"));
         assert!(position_error(&["x........", "z"]).contains("x or o"));
@@ -1405,15 +1290,16 @@ pub(crate) mod tests {
             ("xxx......", "x", "N"),
             ("xxx......", "o", "P"),
         ] {
-            let p = crate::spec::parse_position(&["quixo:3", board, turn]).unwrap();
-            let v = crate::analysis::value(&p, Play::Normal).unwrap();
+            let p = game.parse_position(&[board, turn]).unwrap();
+            let v = game.evaluate(&p).unwrap();
             assert_eq!(v.outcome.to_string(), outcome, "{board} {turn}");
             assert_eq!(v.remoteness, Some(0));
         }
         assert!(position_error(&["x........", "x", "y"]).contains("3 words"));
         // quixo:5 parses but is refused when solved.
-        let p = crate::spec::parse_position(&["quixo:5"]).unwrap();
-        let err = crate::analysis::value(&p, Play::Normal).unwrap_err();
-        assert!(matches!(err, Error::Limit(_)), "{err}");
+        let big = square(Quixo::new(5).unwrap());
+        let p = big.parse_position(&[]).unwrap();
+        let err = big.evaluate(&p).unwrap_err();
+        assert!(matches!(err, crate::Error::Limit(_)), "{err}");
     }
 }

@@ -5,17 +5,14 @@
 //! cells, either possibly empty: the take-and-break digit 7 at L. So `strips:C,Z,N` is the code
 //! with digit 7 at C, Z and N, and a position is the lengths of the free segments.
 
-use crate::analysis::GameDef;
-use crate::error::{Error, Result};
-use crate::heap::{Code, HeapGame, Run};
-use crate::spec::{parse_u64, CatalogEntry, Family};
-use std::sync::Arc;
+use crate::game::notation::parse_u64;
+use crate::heap::{Code, Run};
 
 /// The code of Strips with stripe lengths `lengths` (each at least 1; repeats allowed).
 ///
 /// # Errors
 /// A message if a length is 0.
-pub fn strips_code(lengths: &[u64]) -> std::result::Result<Code, String> {
+pub fn strips_code(lengths: &[u64]) -> Result<Code, String> {
     let mut set = lengths.to_vec();
     set.sort_unstable();
     set.dedup();
@@ -36,92 +33,61 @@ pub fn strips_code(lengths: &[u64]) -> std::result::Result<Code, String> {
     Code::new(0, runs)
 }
 
-/// The `strips:C,Z,N` spec.
-pub struct StripsFamily;
-
-impl Family for StripsFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "strips:C,Z,N",
-            params: "C,Z,N ≥ 1: the lengths of the red, green and blue stripes",
-            position: "strip lengths (free segments of the board)",
-            summary: "POI 2000 Strips: place a stripe of length C, Z or N on free cells of a 1×p strip; the player who cannot loses (code: digit 7 at C, Z, N)",
-            example: "strips:1,5,1 6",
-        }]
-    }
-
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "strips" {
-            return None;
-        }
-        let Some(params) = params else {
-            return Some(Err(Error::spec(
-                spec,
-                "strips needs three stripe lengths, as in strips:1,5,1",
-            )));
-        };
-        Some(build(spec, params))
-    }
-}
-
-fn build(spec: &str, params: &str) -> Result<Arc<dyn GameDef>> {
-    let bad = |reason: String| Error::spec(spec, reason);
+/// Reads `strips:C,Z,N`'s parameters: the canonical spec and the code.
+///
+/// # Errors
+/// Unless there are exactly three lengths, each at least 1.
+pub fn parse_strips(params: &str) -> Result<(String, Code), String> {
     let items: Vec<&str> = params.split(',').collect();
     if items.len() != 3 {
-        return Err(bad(format!(
+        return Err(format!(
             "strips needs exactly three lengths C,Z,N, got {}",
             items.len()
-        )));
+        ));
     }
     let lengths = items
         .iter()
         .map(|s| parse_u64(s, "stripe length"))
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(bad)?;
-    let code = strips_code(&lengths).map_err(bad)?;
-    let canonical = format!("strips:{},{},{}", lengths[0], lengths[1], lengths[2]);
-    Ok(Arc::new(HeapGame::new(canonical, Arc::new(code))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let code = strips_code(&lengths)?;
+    Ok((
+        format!("strips:{},{},{}", lengths[0], lengths[1], lengths[2]),
+        code,
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis;
-    use crate::game::{Outcome, Play};
     use crate::heap::testing::assert_matches_brute_force;
-    use crate::spec::{parse_game, parse_position};
+    use crate::heap::HeapSolver;
     use proptest::prelude::*;
+    use std::sync::Arc;
 
     #[test]
     fn the_poi_example_is_solved() {
         // C = 1, Z = 5, N = 1: G(1) = 1, G(2) = 0 (any stripe leaves one free cell), G(5) = 1.
-        let outcome = |p: &str| {
-            let position = parse_position(&["strips:1,5,1", p]).unwrap();
-            analysis::value(&position, Play::Normal).unwrap().outcome
-        };
-        assert_eq!(outcome("1"), Outcome::N);
-        assert_eq!(outcome("2"), Outcome::P);
-        assert_eq!(outcome("5"), Outcome::N);
+        let (spec, code) = parse_strips("1,5,1").unwrap();
+        assert_eq!(spec, "strips:1,5,1");
+        let solver = HeapSolver::new(spec, Arc::new(code));
+        assert_eq!(solver.nim_value(1).unwrap(), 1);
+        assert_eq!(solver.nim_value(2).unwrap(), 0);
+        assert_eq!(solver.nim_value(5).unwrap(), 1);
     }
 
     #[test]
-    fn malformed_strips_are_spec_errors() {
+    fn malformed_strips_are_errors() {
         for bad in [
-            "strips:0,1,2",
-            "strips:1,2",
-            "strips:1,2,3,4",
-            "strips",
-            "strips:a,b,c",
-            "strips:1,2,99999999999999999999",
+            "0,1,2",
+            "1,2",
+            "1,2,3,4",
+            "",
+            "a,b,c",
+            "1,2,99999999999999999999",
         ] {
-            assert!(matches!(parse_game(bad), Err(Error::Spec { .. })), "{bad}");
+            assert!(parse_strips(bad).is_err(), "{bad}");
         }
-        assert_eq!(parse_game("strips:3,1,3").unwrap().spec(), "strips:3,1,3");
+        assert_eq!(parse_strips("3,1,3").unwrap().0, "strips:3,1,3");
     }
 
     proptest! {

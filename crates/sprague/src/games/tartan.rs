@@ -19,21 +19,20 @@
 //! Coordinates are 0-based: x counts columns, y rows, and coordinate u is coin u + 1 of the
 //! one-dimensional game.
 //!
+//! A position is the set of heads, as for every coin-turning game ([`super::coins::CoinGame`]).
+//!
 //! Winning moves come from the algebra, not from search: an option of a head with values
 //! a = G1(x), b = G2(y) that uses one-dimensional options of values α < a and β < b has value
 //! (a ⊕ α) ⊗ (b ⊕ β) ⊕ a ⊗ b. To reach the target t we need d ⊗ e = a ⊗ b ⊕ t with d ⊕ a < a
 //! and e ⊕ b < b; [`option_values`] finds such d, e by recursion down the tower of subfields,
 //! solving one quadratic over the half-size field where both factors need their high halves.
 
-use super::coins::{cancel_pairs, runs_text, CoinRule};
-use crate::analysis::{Component, ComponentMove, ComponentRef, GameDef, Parsed};
+use super::coins::{runs_text, CoinRule, Turning};
 use crate::error::{Error, Result};
-use crate::game::{Impartial, NimValue};
+use crate::game::notation::parse_u64;
+use crate::game::{Game, Impartial, Listing};
 use crate::nimber::{mul, Nimber};
-use crate::spec::{parse_u64, CatalogEntry, Family};
 use serde_json::Value as Json;
-use std::fmt;
-use std::sync::Arc;
 
 /// The rules of a Tartan product: the coin game on each axis.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -51,6 +50,85 @@ impl TartanRule {
     pub fn value(&self, x: u64, y: u64) -> u64 {
         mul(self.x.value(x + 1), self.y.value(y + 1))
     }
+
+    /// The cells flipped by the move from head (x, y) that uses the one-dimensional moves
+    /// flipping `xs` and `ys` (other coins, 1-based): the product, less the head.
+    fn product(&self, (x, y): (u64, u64), xs: &[u64], ys: &[u64]) -> Vec<(u64, u64)> {
+        let all_x: Vec<u64> = xs.iter().map(|c| c - 1).chain([x]).collect();
+        let all_y: Vec<u64> = ys.iter().map(|c| c - 1).chain([y]).collect();
+        let mut cells = Vec::with_capacity(all_x.len() * all_y.len());
+        for &u in &all_x {
+            for &v in &all_y {
+                if (u, v) != (x, y) {
+                    cells.push((u, v));
+                }
+            }
+        }
+        cells
+    }
+}
+
+/// Reads the specs of this module: `corners`, `corners:W,H`, `rectangles`, `rectangles:W,H`,
+/// `tartan:A*B`; `None` for other names.
+///
+/// # Errors
+/// Bad bounds or coin games, with the reason.
+pub fn parse_tartan(
+    name: &str,
+    params: Option<&str>,
+) -> Option<std::result::Result<TartanRule, String>> {
+    let rule = |x, y, spec: String| Ok(TartanRule { spec, x, y });
+    Some(match (name, params) {
+        ("corners", None) => rule(
+            CoinRule::Twins(None),
+            CoinRule::Twins(None),
+            "corners".into(),
+        ),
+        ("corners", Some(p)) => parse_bounds(p, 2).and_then(|(w, h)| {
+            rule(
+                CoinRule::Twins(Some(w)),
+                CoinRule::Twins(Some(h)),
+                format!("corners:{w},{h}"),
+            )
+        }),
+        ("rectangles", None) => rule(CoinRule::Ruler, CoinRule::Ruler, "rectangles".into()),
+        ("rectangles", Some(p)) => parse_bounds(p, 1).and_then(|(w, h)| {
+            rule(
+                CoinRule::RulerBounded(w),
+                CoinRule::RulerBounded(h),
+                format!("rectangles:{w},{h}"),
+            )
+        }),
+        ("tartan", Some(p)) => parse_factors(p)
+            .and_then(|(x, y)| rule(x, y, format!("tartan:{}*{}", x.spec(), y.spec()))),
+        ("tartan", None) => Err("name the two coin games, e.g. tartan:ruler*turtles".into()),
+        _ => return None,
+    })
+}
+
+fn parse_bounds(params: &str, least: u64) -> std::result::Result<(u64, u64), String> {
+    let Some((w, h)) = params.split_once(',') else {
+        return Err("expected two bounds W,H".into());
+    };
+    let w = parse_u64(w, "the width bound W")?;
+    let h = parse_u64(h, "the height bound H")?;
+    if w < least || h < least {
+        return Err(format!("the bounds W and H must be at least {least}"));
+    }
+    Ok((w, h))
+}
+
+fn parse_factors(params: &str) -> std::result::Result<(CoinRule, CoinRule), String> {
+    let Some((a, b)) = params.split_once('*') else {
+        return Err("expected two coin games joined by '*', e.g. tartan:ruler*turtles".into());
+    };
+    let factor = |text: &str| {
+        let (name, param) = text
+            .split_once(':')
+            .map_or((text, None), |(n, p)| (n, Some(p)));
+        super::coins::parse_rule(name, param)
+    };
+    Ok((factor(a)?, factor(b)?))
 }
 
 /// Whether d ⊕ a < a, i.e. whether the highest bit of d is set in a.
@@ -180,201 +258,100 @@ pub fn option_values(a: u64, b: u64, target: u64) -> Option<(u64, u64)> {
     (below(d, a) && below(e, b) && mul(d, e) == c).then_some((a ^ d, b ^ e))
 }
 
-/// One head of a Tartan product.
-#[derive(Clone, Debug)]
-pub struct Head {
-    rule: Arc<TartanRule>,
-    /// Column, 0-based.
-    pub x: u64,
-    /// Row, 0-based.
-    pub y: u64,
-}
+impl Turning for TartanRule {
+    type Cell = (u64, u64);
 
-impl Head {
-    /// The move flipping the product of the coin sets `xs` (others, 1-based) × `ys`.
-    fn flip(&self, xs: &[u64], ys: &[u64]) -> ComponentMove {
-        let mut all_x: Vec<u64> = xs.iter().map(|c| c - 1).collect();
-        all_x.push(self.x);
-        let mut all_y: Vec<u64> = ys.iter().map(|c| c - 1).collect();
-        all_y.push(self.y);
-        let mut parts: Vec<ComponentRef> = Vec::with_capacity(all_x.len() * all_y.len());
-        for &u in &all_x {
-            for &v in &all_y {
-                if (u, v) != (self.x, self.y) {
-                    parts.push(Arc::new(Head {
-                        rule: self.rule.clone(),
-                        x: u,
-                        y: v,
-                    }));
-                }
-            }
-        }
-        ComponentMove {
-            text: format!("flip x={} y={}", runs_text(&all_x), runs_text(&all_y)),
-            parts,
-        }
+    fn spec(&self) -> String {
+        self.spec.clone()
     }
 
-    fn too_large(&self, limit: usize) -> Error {
-        Error::Limit(format!(
-            "the move from head {self} of {} flips more than {limit} coins; too large to list",
-            self.rule.spec
-        ))
-    }
-}
-
-impl fmt::Display for Head {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{},{}", self.x, self.y)
-    }
-}
-
-impl Component for Head {
-    fn game(&self) -> String {
-        self.rule.spec.clone()
+    fn value(&self, (x, y): (u64, u64)) -> u64 {
+        TartanRule::value(self, x, y)
     }
 
-    fn to_json(&self) -> Json {
-        serde_json::json!([self.x, self.y])
-    }
-
-    fn nim_value(&self) -> Result<NimValue> {
-        Ok(NimValue::Finite(self.rule.value(self.x, self.y)))
-    }
-
-    fn options(&self, limit: usize) -> Result<Vec<ComponentMove>> {
-        let (nx, ny) = (self.x + 1, self.y + 1);
+    fn option_count(&self, (x, y): (u64, u64)) -> u64 {
+        let (nx, ny) = (x.saturating_add(1), y.saturating_add(1));
         let count = self
-            .rule
             .x
             .option_count(nx)
-            .saturating_mul(self.rule.y.option_count(ny));
-        if count > limit as u64 || nx.max(ny) > limit as u64 {
-            return Err(Error::Limit(format!(
-                "head {self} of {} has more than {limit} options to list",
-                self.rule.spec
-            )));
-        }
-        let xs = self.rule.x.flip_sets(nx);
-        let ys = self.rule.y.flip_sets(ny);
+            .saturating_mul(self.y.option_count(ny));
+        // Listing also builds each move's cells: bound the coordinates too.
+        count.max(nx.max(ny))
+    }
+
+    fn flips(&self, (x, y): (u64, u64)) -> Vec<Vec<(u64, u64)>> {
+        let xs = self.x.flip_sets(x + 1);
+        let ys = self.y.flip_sets(y + 1);
         let mut out = Vec::with_capacity(xs.len() * ys.len());
         for a in &xs {
             for b in &ys {
-                out.push(self.flip(a, b));
+                out.push(self.product((x, y), a, b));
             }
         }
-        Ok(out)
+        out
     }
 
-    /// One option of value `target`, found from the nimber algebra, when target < this head's
-    /// value; none is searched for otherwise.
-    fn options_with_value(&self, target: u64, limit: usize) -> Result<Vec<ComponentMove>> {
-        let (nx, ny) = (self.x + 1, self.y + 1);
-        let (a, b) = (self.rule.x.value(nx), self.rule.y.value(ny));
+    /// One move of value `target` (when below the head's value), found from the nimber
+    /// algebra; others may exist, so the count is not given.
+    fn flips_with_value(
+        &self,
+        (x, y): (u64, u64),
+        target: u64,
+        limit: usize,
+    ) -> Result<Listing<Vec<(u64, u64)>>> {
+        let (nx, ny) = (x + 1, y + 1);
+        let (a, b) = (self.x.value(nx), self.y.value(ny));
         let Some((alpha, beta)) = option_values(a, b, target) else {
-            return Ok(Vec::new());
+            return Ok(Listing::all(Vec::new()));
         };
-        let xs = self.rule.x.flip_sets_with_value(nx, alpha, limit)?;
-        let ys = self.rule.y.flip_sets_with_value(ny, beta, limit)?;
+        let xs = self.x.flip_sets_with_value(nx, alpha, limit)?;
+        let ys = self.y.flip_sets_with_value(ny, beta, limit)?;
         let (Some(xs), Some(ys)) = (xs.first(), ys.first()) else {
             return Err(Error::Internal(format!(
-                "no one-dimensional option of value {alpha} or {beta} at head {self}"
+                "no one-dimensional option of value {alpha} or {beta} at head {x},{y}"
             )));
         };
         if (xs.len() as u64 + 1).saturating_mul(ys.len() as u64 + 1) > limit as u64 {
-            return Err(self.too_large(limit));
+            return Err(Error::Limit(format!(
+                "the move from head {x},{y} of {} flips more than {limit} coins; too large to list",
+                self.spec
+            )));
         }
-        Ok(vec![self.flip(xs, ys)])
+        Ok(Listing {
+            items: vec![self.product((x, y), xs, ys)],
+            total: None,
+        })
     }
-}
 
-/// A Tartan product game.
-pub struct TartanGame {
-    rule: Arc<TartanRule>,
-}
-
-impl TartanGame {
-    /// The game with these rules.
-    pub fn new(rule: TartanRule) -> Self {
-        TartanGame {
-            rule: Arc::new(rule),
+    fn parse_cell(&self, word: &str) -> std::result::Result<(u64, u64), String> {
+        let Some((x, y)) = word.split_once(',') else {
+            return Err(format!("a head is written x,y (0-based), got '{word}'"));
+        };
+        let x = parse_u64(x, "x")?;
+        let y = parse_u64(y, "y")?;
+        if x == u64::MAX || y == u64::MAX {
+            return Err(format!("coordinates must be below 2^64-1, got '{word}'"));
         }
-    }
-}
-
-/// Parses `x,y` (0-based).
-fn parse_head(spec: &str, word: &str) -> Result<(u64, u64)> {
-    let Some((x, y)) = word.split_once(',') else {
-        return Err(Error::position(
-            spec,
-            format!("a head is written x,y (0-based), got '{word}'"),
-        ));
-    };
-    let x = parse_u64(x, "x").map_err(|r| Error::position(spec, r))?;
-    let y = parse_u64(y, "y").map_err(|r| Error::position(spec, r))?;
-    if x == u64::MAX || y == u64::MAX {
-        return Err(Error::position(
-            spec,
-            format!("coordinates must be below 2^64-1, got '{word}'"),
-        ));
-    }
-    Ok((x, y))
-}
-
-impl GameDef for TartanGame {
-    fn spec(&self) -> String {
-        self.rule.spec.clone()
+        Ok((x, y))
     }
 
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let mut heads = Vec::with_capacity(args.len());
-        for word in args {
-            heads.push(parse_head(&self.rule.spec, word)?);
-        }
-        Ok(Parsed::Parts(
-            cancel_pairs(heads)
-                .into_iter()
-                .map(|(x, y)| {
-                    Arc::new(Head {
-                        rule: self.rule.clone(),
-                        x,
-                        y,
-                    }) as ComponentRef
-                })
-                .collect(),
-        ))
+    fn write_cell(&self, (x, y): (u64, u64)) -> String {
+        format!("{x},{y}")
     }
 
-    /// Sorts the heads and cancels two heads on one cell.
-    fn normalize(&self, parts: Vec<ComponentRef>) -> Vec<ComponentRef> {
-        let heads: Vec<(u64, u64)> = parts
-            .iter()
-            .filter_map(|p| serde_json::from_value(p.to_json()).ok())
-            .collect();
-        cancel_pairs(heads)
-            .into_iter()
-            .map(|(x, y)| {
-                Arc::new(Head {
-                    rule: self.rule.clone(),
-                    x,
-                    y,
-                }) as ComponentRef
-            })
-            .collect()
+    fn cell_json(&self, (x, y): (u64, u64)) -> Json {
+        serde_json::json!([x, y])
     }
 
-    /// The heads as `[x, y]` pairs, sorted, with pairs on one cell cancelled.
-    fn position_json(&self, parts: &[ComponentRef]) -> Json {
-        let heads: Vec<(u64, u64)> = parts
-            .iter()
-            .filter_map(|p| serde_json::from_value(p.to_json()).ok())
-            .collect();
-        Json::from(
-            cancel_pairs(heads)
-                .into_iter()
-                .map(|(x, y)| serde_json::json!([x, y]))
-                .collect::<Vec<_>>(),
-        )
+    /// `flip x=1,4 y=2,3`: the columns and rows of the product flipped.
+    fn write_flip(&self, cells: &[(u64, u64)]) -> String {
+        let mut xs: Vec<u64> = cells.iter().map(|c| c.0).collect();
+        let mut ys: Vec<u64> = cells.iter().map(|c| c.1).collect();
+        xs.sort_unstable();
+        xs.dedup();
+        ys.sort_unstable();
+        ys.dedup();
+        format!("flip x={} y={}", runs_text(&xs), runs_text(&ys))
     }
 }
 
@@ -390,9 +367,11 @@ pub struct TartanBoard {
     pub height: u64,
 }
 
-impl Impartial for TartanBoard {
+impl Game for TartanBoard {
     type Position = u64;
+}
 
+impl Impartial for TartanBoard {
     fn options(&self, board: &u64) -> Vec<u64> {
         let mut out = Vec::new();
         for y in 0..self.height {
@@ -414,150 +393,6 @@ impl Impartial for TartanBoard {
             }
         }
         out
-    }
-}
-
-/// The `corners`, `corners:W,H`, `rectangles`, `rectangles:W,H` and `tartan:A*B` specs.
-pub struct TartanFamily;
-
-fn parse_bounds(spec: &str, params: &str, least: u64) -> Result<(u64, u64)> {
-    let Some((w, h)) = params.split_once(',') else {
-        return Err(Error::spec(spec, "expected two bounds W,H"));
-    };
-    let w = parse_u64(w, "the width bound W").map_err(|r| Error::spec(spec, r))?;
-    let h = parse_u64(h, "the height bound H").map_err(|r| Error::spec(spec, r))?;
-    if w < least || h < least {
-        return Err(Error::spec(
-            spec,
-            format!("the bounds W and H must be at least {least}"),
-        ));
-    }
-    Ok((w, h))
-}
-
-/// One coin game of a `tartan:A*B` spec.
-fn parse_factor(spec: &str, text: &str) -> Result<CoinRule> {
-    let (name, param) = match text.split_once(':') {
-        Some((n, p)) => (n, Some(p)),
-        None => (text, None),
-    };
-    let bound = |least: u64| -> Result<u64> {
-        let p = param.unwrap_or_default();
-        match parse_u64(p, "the bound") {
-            Ok(k) if k >= least => Ok(k),
-            Ok(_) => Err(Error::spec(
-                spec,
-                format!("the bound of {name} must be at least {least}"),
-            )),
-            Err(r) => Err(Error::spec(spec, r)),
-        }
-    };
-    match (name.trim().to_ascii_lowercase().as_str(), param) {
-        ("ruler", None) => Ok(CoinRule::Ruler),
-        ("ruler", Some(_)) => Ok(CoinRule::RulerBounded(bound(1)?)),
-        ("turtles", None) => Ok(CoinRule::Turtles),
-        ("mock-turtles", None) => Ok(CoinRule::MockTurtles),
-        ("twins", None) => Ok(CoinRule::Twins(None)),
-        ("twins", Some(_)) => Ok(CoinRule::Twins(Some(bound(2)?))),
-        _ => Err(Error::spec(
-            spec,
-            format!("'{text}' is not a coin game (ruler, ruler:K, turtles, mock-turtles, twins, twins:W)"),
-        )),
-    }
-}
-
-fn parse_factors(spec: &str, params: &str) -> Result<(CoinRule, CoinRule, String)> {
-    let Some((a, b)) = params.split_once('*') else {
-        return Err(Error::spec(
-            spec,
-            "expected two coin games joined by '*', e.g. tartan:ruler*turtles",
-        ));
-    };
-    let (x, y) = (parse_factor(spec, a)?, parse_factor(spec, b)?);
-    Ok((x, y, format!("tartan:{}*{}", x.spec(), y.spec())))
-}
-
-impl Family for TartanFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        let position = "heads as x,y pairs, 0-based (x the column, y the row)";
-        vec![
-            CatalogEntry {
-                spec: "corners",
-                params: "",
-                position,
-                summary: "2D corner flipping (Tartan product): choose a rectangle with both sides ≥ 2 whose lower-right coin is heads, flip its four corners; G(x,y) = x ⊗ y",
-                example: "corners 1,1 2,3 5,2",
-            },
-            CatalogEntry {
-                spec: "corners:W,H",
-                params: "W, H ≥ 2: the widest and tallest rectangle",
-                position,
-                summary: "corner flipping with rectangles at most W wide and H tall; G(x,y) = (x mod W) ⊗ (y mod H)",
-                example: "corners:3,4 2,2 4,5",
-            },
-            CatalogEntry {
-                spec: "rectangles",
-                params: "",
-                position,
-                summary: "Ruler × Ruler: flip every coin of a rectangle whose lower-right coin is heads; G(x,y) = lowbit(x+1) ⊗ lowbit(y+1)",
-                example: "rectangles 3,3 1,7",
-            },
-            CatalogEntry {
-                spec: "rectangles:W,H",
-                params: "W, H ≥ 1: the widest and tallest rectangle",
-                position,
-                summary: "seed 004 problem 5 as the product of ruler:W and ruler:H: flip every coin of a rectangle at most W wide and H tall whose lower-right coin is heads",
-                example: "rectangles:3,5 2,2 6,9",
-            },
-            CatalogEntry {
-                spec: "tartan:A*B",
-                params: "A, B: coin games (ruler, ruler:K, turtles, mock-turtles, twins, twins:W) on the x and y axes",
-                position: "heads as x,y pairs, 0-based: coordinate u is coin u+1 of the coin game",
-                summary: "the Tartan product of two coin-turning games: a move flips the product of a move of A on x and a move of B on y; G(x,y) = GA(x+1) ⊗ GB(y+1)",
-                example: "tartan:ruler*turtles 2,3 5,1",
-            },
-        ]
-    }
-
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        let rule = match (name, params) {
-            ("corners", None) => Ok((
-                CoinRule::Twins(None),
-                CoinRule::Twins(None),
-                "corners".to_string(),
-            )),
-            ("corners", Some(p)) => parse_bounds(spec, p, 2).map(|(w, h)| {
-                (
-                    CoinRule::Twins(Some(w)),
-                    CoinRule::Twins(Some(h)),
-                    format!("corners:{w},{h}"),
-                )
-            }),
-            ("rectangles", None) => {
-                Ok((CoinRule::Ruler, CoinRule::Ruler, "rectangles".to_string()))
-            }
-            ("rectangles", Some(p)) => parse_bounds(spec, p, 1).map(|(w, h)| {
-                (
-                    CoinRule::RulerBounded(w),
-                    CoinRule::RulerBounded(h),
-                    format!("rectangles:{w},{h}"),
-                )
-            }),
-            ("tartan", Some(p)) => parse_factors(spec, p),
-            ("tartan", None) => Err(Error::spec(
-                spec,
-                "name the two coin games, e.g. tartan:ruler*turtles",
-            )),
-            _ => return None,
-        };
-        Some(rule.map(|(x, y, spec)| {
-            Arc::new(TartanGame::new(TartanRule { spec, x, y })) as Arc<dyn GameDef>
-        }))
     }
 }
 

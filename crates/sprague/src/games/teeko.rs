@@ -15,13 +15,9 @@
 //! piece back (or lift it, towards the placement tiers), so no reverse graph is stored, and only
 //! positions canonical under the eight board symmetries are solved.
 
-use crate::analysis::GameDef;
-use crate::error::{Error, Result};
 use crate::game::Terminal;
-use crate::games::quixo::{pack, parse_turn, swap, Square, SquareGame, SquareRules};
+use crate::games::quixo::{pack, parse_turn, swap, Square, SquareRules};
 use crate::solve::tiered::TieredGame;
-use crate::spec::{CatalogEntry, Family};
-use std::sync::Arc;
 
 const SIDE: usize = 5;
 const CELLS: usize = SIDE * SIDE;
@@ -161,9 +157,11 @@ impl Teeko {
     }
 }
 
-impl TieredGame for Teeko {
+impl crate::game::Game for Teeko {
     type Position = u64;
+}
 
+impl TieredGame for Teeko {
     fn tier_count(&self) -> usize {
         2 * PIECES + 1
     }
@@ -248,49 +246,48 @@ impl SquareRules for Teeko {
             .collect()
     }
 
-    fn parse(&self, args: &[String]) -> Result<(u64, bool)> {
-        let bad = |reason: String| Error::position("teeko", reason);
-        let (board, turn) = match args {
+    fn parse(&self, words: &[&str]) -> std::result::Result<(u64, bool), String> {
+        let (board, turn) = match words {
             [] => return Ok((0, true)),
             [b] => (b, None),
-            [b, t] => (b, Some(t.as_str())),
+            [b, t] => (b, Some(*t)),
             _ => {
-                return Err(bad(format!(
+                return Err(format!(
                 "expected a board string and optionally the player to move (x or o), got {} words",
-                args.len()
-            )))
+                words.len()
+            ))
             }
         };
-        let (x, o) = self.square.parse_board(board).map_err(&bad)?;
+        let (x, o) = self.square.parse_board(board)?;
         let (nx, no) = (x.count_ones(), o.count_ones());
         if nx > PIECES as u32 || no > PIECES as u32 {
-            return Err(bad(format!(
+            return Err(format!(
                 "each player has {PIECES} pieces; got {nx} x and {no} o"
-            )));
+            ));
         }
         let x_to_move = if nx + no < 2 * PIECES as u32 {
             if nx != no && nx != no + 1 {
-                return Err(bad(format!(
+                return Err(format!(
                     "x places first, so x has as many pieces as o or one more; got {nx} x and {no} o"
-                )));
+                ));
             }
             let derived = nx == no;
-            if turn.is_some() && parse_turn(turn).map_err(&bad)? != derived {
-                return Err(bad(format!(
+            if turn.is_some() && parse_turn(turn)? != derived {
+                return Err(format!(
                     "while placing, the player to move follows from the counts: {} to move",
                     if derived { 'x' } else { 'o' }
-                )));
+                ));
             }
             derived
         } else {
-            parse_turn(turn).map_err(&bad)?
+            parse_turn(turn)?
         };
         let (xw, ow) = (self.has_win(x), self.has_win(o));
         if (xw && x_to_move) || (ow && !x_to_move) {
-            return Err(bad(
+            return Err(
                 "the player to move already has four in a row or a square: the game ended before"
                     .into(),
-            ));
+            );
         }
         Ok((pack(x, o, x_to_move), x_to_move))
     }
@@ -301,38 +298,6 @@ impl SquareRules for Teeko {
 
     fn starting_at(&self, start: u64) -> Self {
         self.clone().with_start(start)
-    }
-}
-
-/// The `teeko` spec.
-pub struct TeekoFamily;
-
-impl Family for TeekoFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "teeko",
-            params: "none",
-            position: "board string, 5 rows of 5 top to bottom, x o . ; while placing, the player to move follows from the counts (x first); with all eight pieces down, add x or o (default x); the empty board if omitted",
-            summary: "Teeko: each player places four pieces, then moves one a turn to an adjacent empty cell (8 directions); four in a line or a 2×2 square wins; endless play is a draw (D); moves read c3 (place) or c3-d4 (move)",
-            example: "teeko x...o....................",
-        }]
-    }
-
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "teeko" {
-            return None;
-        }
-        if params.is_some() {
-            return Some(Err(Error::spec(spec, "teeko takes no parameters")));
-        }
-        Some(Ok(
-            Arc::new(SquareGame::new(Teeko::new())) as Arc<dyn GameDef>
-        ))
     }
 }
 
@@ -455,21 +420,13 @@ mod tests {
 
     #[test]
     fn bad_positions_are_clear_errors() {
-        let position_error = |words: &[&str]| {
-            let mut all = vec!["teeko"];
-            all.extend_from_slice(words);
-            match crate::spec::parse_position(&all) {
-                Err(Error::Position { reason, .. }) => reason,
-                Err(e) => panic!("{words:?}: unexpected error {e}"),
-                Ok(_) => panic!("{words:?} parsed"),
-            }
-        };
+        let game = Teeko::new();
+        let position_error = |words: &[&str]| game.parse(words).unwrap_err();
         assert!(position_error(&["x...."]).contains("25 cells"));
         assert!(position_error(&["xxxxx...................."]).contains("4 pieces"));
         assert!(position_error(&["xx......................."]).contains("one more"));
         assert!(position_error(&["x........................", "x"]).contains("o to move"));
         assert!(position_error(&["xxxx.oooo................", "x"]).contains("game ended"));
-        assert!(crate::spec::parse_game("teeko:3").is_err());
-        assert!(crate::spec::parse_position(&["teeko", "xxx.o.o.o.o.x............", "o"]).is_ok());
+        assert!(game.parse(&["xxx.o.o.o.o.x............", "o"]).is_ok());
     }
 }

@@ -3,37 +3,43 @@
 //!
 //! The P-positions are the pairs (⌊kφ⌋, ⌊kφ⌋ + k), k ≥ 0, in either order (seed 004). We compute
 //! ⌊kφ⌋ exactly in integers (see [`lower`]), so any pair of 64-bit heaps gets its outcome and its
-//! winning moves at once. Nim values have no closed form; they come from a table for heaps up to
-//! [`VALUE_LIMIT`], and only such positions can be summed with other games.
+//! winning moves at once.
+//!
+//! Nim values have no closed form. They come from a table when both heaps are at most
+//! [`VALUE_LIMIT`], and, when the smaller heap is at most [`ROW_LIMIT`], from the additive
+//! periodicity of the rows (Dress, Flammenkamp and Pink, 1999): for each a there are b₀ and p
+//! with G(a, b + p) = G(a, b) + p for every b ≥ b₀. The period of each row is not guessed but
+//! certified, row by row (see [`Wythoff::row_period`]): the value of G(a, b) is the mex of the
+//! values row a already holds, of the column below it (rows 0..a at b) and of the diagonal
+//! (rows a − t at b − t). Row a's *state* at column b is the set of values it has not used below
+//! the largest one it has used, and that largest one, all taken relative to b. If rows 0..a−1
+//! are additively periodic from b₀ − a with periods dividing L, and row a has the same state at
+//! columns b₀ and b₀ + kL, then by induction every later value of row a at b + kL is its value
+//! at b plus kL: the mex sees the same sets shifted by kL. So `wythoff 3 1000000000` has a nim
+//! value, and sums with it have winning moves.
 
-use crate::analysis::{
-    Component, ComponentMove, ComponentRef, Evaluation, GameDef, Parsed, Standalone,
-    StandaloneMove, OPTION_LIMIT,
-};
 use crate::error::{Error, Result};
-use crate::game::{Impartial, NimValue, Outcome, Play};
-use crate::spec::{parse_heaps, CatalogEntry, Family};
+use crate::game::notation::{parse_numbers, write_numbers};
+use crate::game::{Game, Impartial, Listing, NimValue, Notation, Outcome, ParseError};
 use serde_json::Value as Json;
-use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// The largest heap for which nim values are computed (from a table of side `VALUE_LIMIT + 1`).
+/// Both heaps up to this size: nim values from a square table.
 pub const VALUE_LIMIT: u64 = 512;
 
-/// The rules of Wythoff's game, for the generic solvers.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Wythoff;
+/// The smaller heap up to this size: nim values from the certified additive periodicity of its
+/// row, for any size of the larger heap.
+pub const ROW_LIMIT: u64 = 64;
 
-impl Impartial for Wythoff {
-    type Position = (u64, u64);
+/// The most columns computed while looking for the rows' certificates.
+pub const COLUMN_LIMIT: usize = 1 << 20;
 
-    fn options(&self, &(a, b): &(u64, u64)) -> Vec<(u64, u64)> {
-        let mut out: Vec<(u64, u64)> = (0..a).map(|x| (x, b)).collect();
-        out.extend((0..b).map(|y| (a, y)));
-        out.extend((1..=a.min(b)).map(|t| (a - t, b - t)));
-        out
-    }
-}
+/// The most options listed before [`Impartial::try_options`] answers [`Error::Limit`].
+pub const OPTION_LIMIT: u64 = 100_000;
+
+/// The greatest common period the certificate search accepts for the rows below a row.
+const PERIOD_LIMIT: u64 = 1 << 24;
 
 /// ⌊k(√5 − 2)⌋ for k < 2^64: the largest m with (m + 2k)² ≤ 5k², i.e. m(m + 4k) ≤ k².
 fn sqrt5_fraction(k: u128) -> u128 {
@@ -137,25 +143,321 @@ pub fn winning_moves(a: u64, b: u64) -> Vec<(u64, u64)> {
     out
 }
 
-/// Nim values of Wythoff positions up to a side, grown on demand and shared.
-static TABLE: Mutex<(usize, Vec<u16>)> = Mutex::new((0, Vec::new()));
+/// A certified additive period of a row: G(a, b + period) = G(a, b) + period for b ≥ from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowPeriod {
+    /// The first column from which the period holds.
+    pub from: u64,
+    /// The additive period.
+    pub period: u64,
+}
 
-/// The nim value of (a, b) from the table, or `None` past [`VALUE_LIMIT`].
-pub fn nim_value(a: u64, b: u64) -> Option<u64> {
-    if a.max(b) > VALUE_LIMIT {
-        return None;
+/// One row of values, with what its certificate search needs.
+#[derive(Default)]
+struct Row {
+    values: Vec<u32>,
+    used: Vec<u64>,
+    first_free: u64,
+    holes: BTreeSet<u64>,
+    largest: Option<u64>,
+    seen: HashMap<(Vec<i64>, u64), u64>,
+    period: Option<RowPeriod>,
+}
+
+impl Row {
+    fn is_used(&self, v: u64) -> bool {
+        self.used
+            .get((v / 64) as usize)
+            .is_some_and(|w| w >> (v % 64) & 1 == 1)
     }
-    let need = a.max(b) as usize + 1;
-    let mut table = TABLE.lock().unwrap_or_else(|e| e.into_inner());
-    if table.0 < need {
-        let side = need
-            .next_power_of_two()
-            .clamp(32, VALUE_LIMIT as usize + 1)
-            .max(need);
-        *table = (side, compute_table(side));
+
+    fn place(&mut self, v: u64) {
+        let word = (v / 64) as usize;
+        if self.used.len() <= word {
+            self.used.resize(word + 1, 0);
+        }
+        self.used[word] |= 1 << (v % 64);
+        while self.is_used(self.first_free) {
+            self.first_free += 1;
+        }
+        match self.largest {
+            Some(m) if v < m => {
+                self.holes.remove(&v);
+            }
+            Some(m) => {
+                self.holes.extend(m + 1..v);
+                self.largest = Some(v);
+            }
+            None => {
+                self.holes.extend(0..v);
+                self.largest = Some(v);
+            }
+        }
+        self.values.push(v as u32);
     }
-    let side = table.0;
-    Some(u64::from(table.1[a as usize * side + b as usize]))
+
+    /// The state at column `b`, relative to `b`.
+    fn state(&self, b: u64) -> Vec<i64> {
+        let mut state: Vec<i64> = self.holes.iter().map(|&h| h as i64 - b as i64).collect();
+        state.push(self.largest.map_or(i64::MIN, |m| m as i64 - b as i64));
+        state
+    }
+}
+
+/// Rows 0..n of G, computed column by column until each row's additive period is certified.
+#[derive(Default)]
+struct Rows {
+    rows: Vec<Row>,
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Rows {
+    fn columns(&self) -> usize {
+        self.rows.first().map_or(0, |r| r.values.len())
+    }
+
+    /// The common period of rows below `a` and the column from which all of them hold, or
+    /// `None` while one is uncertified (or the common period is too long).
+    fn below(&self, a: usize) -> Option<(u64, u64)> {
+        let mut lcm = 1u64;
+        let mut from = 0u64;
+        for row in &self.rows[..a] {
+            let p = row.period?;
+            lcm = lcm.checked_mul(p.period / gcd(lcm, p.period))?;
+            if lcm > PERIOD_LIMIT {
+                return None;
+            }
+            from = from.max(p.from);
+        }
+        Some((lcm, from + a as u64))
+    }
+
+    /// Computes one more column of every row.
+    fn step(&mut self) {
+        let b = self.columns();
+        for a in 0..self.rows.len() {
+            let mut excluded: Vec<u64> =
+                (0..a).map(|x| u64::from(self.rows[x].values[b])).collect();
+            excluded.extend((1..=a.min(b)).map(|t| u64::from(self.rows[a - t].values[b - t])));
+            if self.rows[a].period.is_none() {
+                if let Some((lcm, start)) = self.below(a) {
+                    if b as u64 >= start {
+                        let key = (self.rows[a].state(b as u64), b as u64 % lcm);
+                        let row = &mut self.rows[a];
+                        match row.seen.get(&key) {
+                            Some(&earlier) => {
+                                row.period = Some(RowPeriod {
+                                    from: earlier,
+                                    period: b as u64 - earlier,
+                                });
+                                row.seen = HashMap::new();
+                            }
+                            None => {
+                                row.seen.insert(key, b as u64);
+                            }
+                        }
+                    }
+                }
+            }
+            let row = &mut self.rows[a];
+            let mut g = row.first_free;
+            while row.is_used(g) || excluded.contains(&g) {
+                g += 1;
+            }
+            row.place(g);
+        }
+    }
+
+    /// Grows until rows 0..=a are certified.
+    fn certify(&mut self, a: usize) -> Result<()> {
+        if self.rows.len() <= a {
+            // New rows start from column 0: recompute everything with more rows.
+            *self = Rows {
+                rows: (0..=a).map(|_| Row::default()).collect(),
+            };
+        }
+        while self.rows[..=a].iter().any(|r| r.period.is_none()) {
+            if self.columns() >= COLUMN_LIMIT {
+                return Err(Error::Limit(format!(
+                    "the nim values of row {a} of Wythoff's game show no certified additive period within {COLUMN_LIMIT} columns"
+                )));
+            }
+            self.step();
+        }
+        Ok(())
+    }
+
+    /// G(a, b) for a certified row a.
+    fn value(&self, a: usize, b: u64) -> Option<u64> {
+        let row = &self.rows[a];
+        if let Some(&g) = row.values.get(b as usize) {
+            return Some(u64::from(g));
+        }
+        let p = row.period?;
+        let k = (b - p.from) / p.period;
+        let base = p.from + (b - p.from) % p.period;
+        let g = u128::from(row.values[base as usize]) + u128::from(k) * u128::from(p.period);
+        u64::try_from(g).ok()
+    }
+
+    /// The column b in `0..below` with G(a, b) = target, if any (rows are injective).
+    fn column_with(&self, a: usize, target: u64, below: u64) -> Option<u64> {
+        let row = &self.rows[a];
+        let known = (row.values.len() as u64).min(below);
+        if let Some(b) = row.values[..known as usize]
+            .iter()
+            .position(|&g| u64::from(g) == target)
+        {
+            return Some(b as u64);
+        }
+        let p = row.period?;
+        (0..p.period).find_map(|r| {
+            let base = p.from + r;
+            let g = u64::from(row.values[base as usize]);
+            if target < g || !(target - g).is_multiple_of(p.period) {
+                return None;
+            }
+            let b = u128::from(base) + u128::from(target - g);
+            let b = u64::try_from(b).ok()?;
+            (b >= known && b < below).then_some(b)
+        })
+    }
+}
+
+/// The values of one instance of the game: the square table and the certified rows, grown on
+/// demand.
+#[derive(Default)]
+struct Values {
+    side: usize,
+    square: Vec<u16>,
+    rows: Rows,
+}
+
+impl Values {
+    fn square(&mut self, a: u64, b: u64) -> u64 {
+        let need = a.max(b) as usize + 1;
+        if self.side < need {
+            let side = need
+                .next_power_of_two()
+                .clamp(32, VALUE_LIMIT as usize + 1)
+                .max(need);
+            self.side = side;
+            self.square = compute_table(side);
+        }
+        u64::from(self.square[a as usize * self.side + b as usize])
+    }
+}
+
+/// Wythoff's game, with its nim values computed once per instance and shared by its clones.
+#[derive(Clone, Default)]
+pub struct Wythoff {
+    values: Arc<Mutex<Values>>,
+}
+
+impl Wythoff {
+    fn values(&self) -> MutexGuard<'_, Values> {
+        self.values.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// G(a, b), for pairs with both heaps at most [`VALUE_LIMIT`] or the smaller at most
+    /// [`ROW_LIMIT`].
+    ///
+    /// # Errors
+    /// [`Error::Limit`] for other pairs, naming the position and the bounds.
+    ///
+    /// ```
+    /// use sprague::games::wythoff::Wythoff;
+    /// let w = Wythoff::default();
+    /// assert_eq!(w.nim_value(4, 5)?, 6);
+    /// assert_eq!(w.nim_value(0, 1_000_000_000_000)?, 1_000_000_000_000);
+    /// assert!(w.nim_value(1000, 1000).is_err());
+    /// # Ok::<(), sprague::Error>(())
+    /// ```
+    pub fn nim_value(&self, a: u64, b: u64) -> Result<u64> {
+        let (small, large) = (a.min(b), a.max(b));
+        let mut values = self.values();
+        if large <= VALUE_LIMIT {
+            return Ok(values.square(a, b));
+        }
+        if small > ROW_LIMIT {
+            return Err(too_large(a, b));
+        }
+        values.rows.certify(small as usize)?;
+        values
+            .rows
+            .value(small as usize, large)
+            .ok_or_else(|| Error::Limit(format!("the nim value of wythoff {a} {b} exceeds 2^64-1")))
+    }
+
+    /// The certified additive period of row `a` (a ≤ [`ROW_LIMIT`]).
+    ///
+    /// # Errors
+    /// [`Error::Limit`] past [`ROW_LIMIT`], or when no certificate is found within
+    /// [`COLUMN_LIMIT`] columns.
+    ///
+    /// ```
+    /// use sprague::games::wythoff::Wythoff;
+    /// let row0 = Wythoff::default().row_period(0)?;
+    /// assert_eq!(row0.period, 1); // G(0, b) = b
+    /// # Ok::<(), sprague::Error>(())
+    /// ```
+    pub fn row_period(&self, a: u64) -> Result<RowPeriod> {
+        if a > ROW_LIMIT {
+            return Err(Error::Limit(format!(
+                "rows of Wythoff's game are certified up to {ROW_LIMIT}"
+            )));
+        }
+        let mut values = self.values();
+        values.rows.certify(a as usize)?;
+        values.rows.rows[a as usize]
+            .period
+            .ok_or_else(|| Error::Internal("a certified row has no period".into()))
+    }
+
+    /// The options of (a, b) with nim value `target`, found through the rows when the larger
+    /// heap is too large to list.
+    fn options_with_value(&self, a: u64, b: u64, target: u64) -> Result<Vec<(u64, u64)>> {
+        let flip = a > b;
+        let (small, large) = (a.min(b), a.max(b));
+        let orient = |x: u64, y: u64| if flip { (y, x) } else { (x, y) };
+        let mut out = Vec::new();
+        // Taking from the smaller heap: (x, large) for x < small.
+        for x in 0..small {
+            if self.nim_value(x, large)? == target {
+                out.push(orient(x, large));
+            }
+        }
+        // Taking from the larger heap: (small, y), y < large; the row is injective.
+        {
+            let mut values = self.values();
+            values.rows.certify(small as usize)?;
+            if let Some(y) = values.rows.column_with(small as usize, target, large) {
+                out.push(orient(small, y));
+            }
+        }
+        // Taking t from both.
+        for t in 1..=small {
+            if self.nim_value(small - t, large - t)? == target {
+                out.push(orient(small - t, large - t));
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn too_large(a: u64, b: u64) -> Error {
+    Error::Limit(format!(
+        "wythoff {a} {b}: its nim value is computed only when both heaps are at most {VALUE_LIMIT} \
+         or one is at most {ROW_LIMIT}; its outcome and winning moves are known, so it can be \
+         played alone, not summed"
+    ))
 }
 
 /// G(a, b) for a, b < side: each value is the mex of its row, column and diagonal before it.
@@ -181,360 +483,83 @@ fn compute_table(side: usize) -> Vec<u16> {
     values
 }
 
-fn move_text(from: (u64, u64), to: (u64, u64)) -> String {
-    format!("{} {} -> {} {}", from.0, from.1, to.0, to.1)
+impl Game for Wythoff {
+    type Position = (u64, u64);
 }
 
-fn pair_json(a: u64, b: u64) -> Json {
-    Json::from(vec![a, b])
-}
-
-/// A Wythoff position with heaps up to [`VALUE_LIMIT`], as a summand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WythoffPair(pub u64, pub u64);
-
-impl fmt::Display for WythoffPair {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.0, self.1)
-    }
-}
-
-impl WythoffPair {
-    fn to(self, next: (u64, u64)) -> ComponentMove {
-        ComponentMove {
-            text: move_text((self.0, self.1), next),
-            parts: vec![Arc::new(WythoffPair(next.0, next.1))],
-        }
-    }
-}
-
-impl Component for WythoffPair {
-    fn game(&self) -> String {
-        "wythoff".into()
+impl Impartial for Wythoff {
+    fn options(&self, &(a, b): &(u64, u64)) -> Vec<(u64, u64)> {
+        let mut out: Vec<(u64, u64)> = (0..a).map(|x| (x, b)).collect();
+        out.extend((0..b).map(|y| (a, y)));
+        out.extend((1..=a.min(b)).map(|t| (a - t, b - t)));
+        out
     }
 
-    fn to_json(&self) -> Json {
-        pair_json(self.0, self.1)
-    }
-
-    fn nim_value(&self) -> Result<NimValue> {
-        nim_value(self.0, self.1)
-            .map(NimValue::Finite)
-            .ok_or_else(|| too_large(self.0, self.1))
-    }
-
-    fn options(&self, limit: usize) -> Result<Vec<ComponentMove>> {
-        let count = self.0 + self.1 + self.0.min(self.1);
-        if count > limit as u64 {
+    fn try_options(&self, position: &(u64, u64)) -> Result<Vec<(u64, u64)>> {
+        let (a, b) = *position;
+        let count = u128::from(a) + u128::from(b) + u128::from(a.min(b));
+        if count > u128::from(OPTION_LIMIT) {
             return Err(Error::Limit(format!(
-                "wythoff {self} has more than {limit} options to list"
+                "wythoff {a} {b} has more than {OPTION_LIMIT} options to list"
             )));
         }
-        Ok(Wythoff
-            .options(&(self.0, self.1))
-            .into_iter()
-            .map(|next| self.to(next))
-            .collect())
+        Ok(self.options(position))
     }
 
-    fn options_with_value(&self, target: u64, limit: usize) -> Result<Vec<ComponentMove>> {
-        if target == 0 {
-            return Ok(winning_moves(self.0, self.1)
-                .into_iter()
-                .map(|next| self.to(next))
-                .collect());
-        }
-        let mut out = Vec::new();
-        for option in self.options(limit)? {
-            if crate::analysis::parts_value(&option.parts)? == NimValue::Finite(target) {
-                out.push(option);
-            }
-        }
-        Ok(out)
-    }
-}
-
-fn too_large(a: u64, b: u64) -> Error {
-    Error::Limit(format!(
-        "the nim value of wythoff {a} {b} is only computed for heaps up to {VALUE_LIMIT}; \
-         larger positions have an outcome and winning moves but cannot be summed"
-    ))
-}
-
-/// A Wythoff position of any size, not summed: outcome and winning moves by the closed form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WythoffPosition(pub u64, pub u64);
-
-impl fmt::Display for WythoffPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.0, self.1)
-    }
-}
-
-impl WythoffPosition {
-    fn step(&self, next: (u64, u64)) -> StandaloneMove {
-        (
-            move_text((self.0, self.1), next),
-            Arc::new(WythoffPosition(next.0, next.1)),
-        )
+    fn known_nim_value(&self, &(a, b): &(u64, u64)) -> Result<Option<NimValue>> {
+        Ok(Some(NimValue::Finite(self.nim_value(a, b)?)))
     }
 
-    fn normal_only(play: Play) -> Result<()> {
-        match play {
-            Play::Normal => Ok(()),
-            Play::Misere => Err(Error::Unsupported(format!(
-                "misère wythoff is solved by direct search only, for heaps up to {VALUE_LIMIT}"
-            ))),
-        }
-    }
-}
-
-impl Standalone for WythoffPosition {
-    fn game(&self) -> String {
-        "wythoff".into()
-    }
-
-    fn to_json(&self) -> Json {
-        pair_json(self.0, self.1)
-    }
-
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        Self::normal_only(play)?;
-        Ok(Evaluation {
-            outcome: if is_p_position(self.0, self.1) {
-                Outcome::P
-            } else {
-                Outcome::N
-            },
-            nim_value: nim_value(self.0, self.1),
-            value: None,
-            remoteness: None,
-        })
-    }
-
-    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        Self::normal_only(play)?;
-        let count = u128::from(self.0) + u128::from(self.1) + u128::from(self.0.min(self.1));
-        if count > OPTION_LIMIT as u128 {
-            return Err(Error::Limit(format!(
-                "wythoff {self} has more than {OPTION_LIMIT} options to list"
-            )));
-        }
-        Ok(Wythoff
-            .options(&(self.0, self.1))
-            .into_iter()
-            .map(|next| self.step(next))
-            .collect())
-    }
-
-    fn winning_moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        Self::normal_only(play)?;
-        Ok(winning_moves(self.0, self.1)
-            .into_iter()
-            .map(|next| self.step(next))
-            .collect())
-    }
-}
-
-struct WythoffGame;
-
-impl GameDef for WythoffGame {
-    fn spec(&self) -> String {
-        "wythoff".into()
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let heaps = parse_heaps("wythoff", args)?;
-        let [a, b] = heaps[..] else {
-            return Err(Error::position(
-                "wythoff",
-                format!("a position is two heap sizes, got {} numbers", heaps.len()),
-            ));
-        };
-        Ok(if a.max(b) <= VALUE_LIMIT {
-            Parsed::Parts(vec![Arc::new(WythoffPair(a, b)) as ComponentRef])
-        } else {
-            Parsed::Single(Arc::new(WythoffPosition(a, b)))
-        })
-    }
-
-    fn position_json(&self, parts: &[ComponentRef]) -> Json {
-        match parts {
-            [one] => one.to_json(),
-            _ => Json::Array(parts.iter().map(|p| p.to_json()).collect()),
-        }
-    }
-}
-
-/// The `wythoff` spec.
-pub struct WythoffFamily;
-
-impl Family for WythoffFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "wythoff",
-            params: "",
-            position: "two heap sizes",
-            summary: "Wythoff's game: take any number from one heap or the same number from both; \
-                      P-positions (⌊kφ⌋, ⌊kφ⌋+k) in exact integer arithmetic for any 64-bit heaps; \
-                      nim values (and sums with other games) for heaps up to 512, outcome and \
-                      winning moves beyond",
-            example: "wythoff 4 5",
-        }]
-    }
-
-    fn build(
+    fn options_with_nim_value(
         &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        crate::spec::build_without_params(spec, name, params, "wythoff", || Arc::new(WythoffGame))
+        &(a, b): &(u64, u64),
+        target: u64,
+        _limit: usize,
+    ) -> Result<Option<Listing<(u64, u64)>>> {
+        if target == 0 {
+            return Ok(Some(Listing::all(winning_moves(a, b))));
+        }
+        if a.max(b) <= VALUE_LIMIT {
+            return Ok(None);
+        }
+        if a.min(b) > ROW_LIMIT {
+            return Err(too_large(a, b));
+        }
+        Ok(Some(Listing::all(self.options_with_value(a, b, target)?)))
+    }
+
+    fn known_outcome(&self, &(a, b): &(u64, u64)) -> Option<Outcome> {
+        Some(if is_p_position(a, b) {
+            Outcome::P
+        } else {
+            Outcome::N
+        })
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::solve::NimValues;
-    use proptest::prelude::*;
-
-    #[test]
-    fn lower_matches_a_slow_exact_reference() {
-        // ⌊kφ⌋ is the least n with n > kφ - 1: check n² - nk - k² sign conditions directly.
-        // n <= kφ  <=>  n <= k/2 + k√5/2  <=>  (2n - k)² <= 5k² (for 2n >= k).
-        for k in 0u128..5000 {
-            let n = lower(k);
-            assert!((2 * n - k) * (2 * n - k) <= 5 * k * k, "k={k}");
-            assert!((2 * n + 2 - k) * (2 * n + 2 - k) > 5 * k * k, "k={k}");
-        }
-    }
-
-    #[test]
-    fn lower_is_exact_near_two_to_the_64() {
-        // Reference values: (k + isqrt(5k²)) / 2 in arbitrary precision.
-        let cases: [(u128, u128); 5] = [
-            (18446744073709551615, 29847458893032750100),
-            (18446744073709551614, 29847458893032750098),
-            (9223372036854775808, 14923729446516375050),
-            (9223372036854775809, 14923729446516375052),
-            (6148914691236517205, 9949152964344250033),
-        ];
-        for (k, expected) in cases {
-            assert_eq!(lower(k), expected, "k={k}");
-        }
-    }
-
-    #[test]
-    fn p_positions_match_brute_force() {
-        let mut solver = NimValues::new(Wythoff);
-        for a in 0..40u64 {
-            for b in 0..40u64 {
-                let g = solver.nim_value(&(a, b)).unwrap();
-                assert_eq!(is_p_position(a, b), g == 0, "({a}, {b})");
-                assert_eq!(nim_value(a, b), Some(g), "({a}, {b})");
-                let mut expected: Vec<(u64, u64)> = solver.winning_moves(&(a, b)).unwrap();
-                let mut fast = winning_moves(a, b);
-                expected.sort();
-                fast.sort();
-                assert_eq!(fast, expected, "({a}, {b})");
+impl Notation for Wythoff {
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<(u64, u64), ParseError> {
+        match parse_numbers(words, "heap size")?[..] {
+            [a, b] => Ok((a, b)),
+            ref other => {
+                Err(format!("a position is two heap sizes, got {} numbers", other.len()).into())
             }
         }
     }
 
-    #[test]
-    fn partner_is_an_involution_on_complementary_sequences() {
-        let mut seen = std::collections::HashSet::new();
-        for k in 0..2000u128 {
-            let (l, u) = (lower(k), lower(k) + k);
-            assert_eq!(partner(l as u64), u);
-            assert_eq!(partner(u as u64), l);
-            seen.insert(l);
-            seen.insert(u);
-        }
-        // Every number below lower(2000) occurs exactly once (Beatty).
-        assert!((0..lower(2000)).all(|n| seen.contains(&n)));
+    fn write_position(&self, &(a, b): &(u64, u64)) -> String {
+        write_numbers(&[a, b])
     }
 
-    #[test]
-    fn huge_heaps() {
-        let max = u64::MAX;
-        let k = (max as u128) / 3;
-        let (l, u) = (lower(k), lower(k) + k);
-        assert!(u <= max as u128);
-        assert!(is_p_position(l as u64, u as u64));
-        assert!(!is_p_position(l as u64, u as u64 - 1));
-        for (a, b) in [
-            (max, max),
-            (max, 0),
-            (0, max),
-            (max, max - 1),
-            (l as u64 + 5, u as u64 + 5),
-        ] {
-            let moves = winning_moves(a, b);
-            assert!(!moves.is_empty(), "({a}, {b})");
-            for (x, y) in moves {
-                assert!(is_p_position(x, y));
-                assert!((x <= a && y <= b) && (x < a || y < b));
-                assert!(x == a || y == b || a - x == b - y);
-            }
-        }
-        // (max, max): take all from both.
-        assert!(winning_moves(max, max).contains(&(0, 0)));
-        // The partner of u64::MAX may exceed 64 bits.
-        assert!(partner(max) > 0);
+    fn position_json(&self, &(a, b): &(u64, u64)) -> Json {
+        Json::from(vec![a, b])
     }
 
-    #[test]
-    fn positions_parse_into_parts_or_a_standalone() {
-        let game = WythoffGame;
-        let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
-        assert!(matches!(game.parse_position(&words("4 5")), Ok(Parsed::Parts(p)) if p.len() == 1));
-        assert!(matches!(
-            game.parse_position(&words("18446744073709551615 3")),
-            Ok(Parsed::Single(_))
-        ));
-        assert!(game.parse_position(&words("4")).is_err());
-        assert!(game.parse_position(&words("4 5 6")).is_err());
-        assert!(game.parse_position(&words("4 -5")).is_err());
-        assert!(game
-            .parse_position(&words("4 18446744073709551616"))
-            .is_err());
-    }
-
-    #[test]
-    fn analysis_reports_values_and_moves() {
-        use crate::analysis::value;
-        let p = crate::spec::parse_position(&["wythoff", "4", "5"]).unwrap();
-        let r = value(&p, Play::Normal).unwrap();
-        assert_eq!(r.outcome, Outcome::N);
-        assert_eq!(r.nim_value, nim_value(4, 5));
-        let texts: Vec<_> = r.winning_moves.iter().map(|m| m.text.as_str()).collect();
-        assert_eq!(texts, vec!["4 5 -> 3 5", "4 5 -> 1 2"]);
-        let p = crate::spec::parse_position(&["wythoff", "2", "1", "+", "nim", "3"]).unwrap();
-        let r = value(&p, Play::Normal).unwrap();
-        assert_eq!(r.nim_value, Some(nim_value(2, 1).unwrap() ^ 3));
-        let p = crate::spec::parse_position(&["wythoff", "18446744073709551615", "0"]).unwrap();
-        let r = value(&p, Play::Normal).unwrap();
-        assert_eq!(r.outcome, Outcome::N);
-        assert_eq!(r.winning_moves.len(), 1);
-        assert_eq!(r.winning_moves[0].position, serde_json::json!([0, 0]));
-    }
-
-    proptest! {
-        #[test]
-        fn winning_moves_lead_to_p_positions(a in any::<u64>(), b in any::<u64>()) {
-            let moves = winning_moves(a, b);
-            prop_assert_eq!(moves.is_empty(), is_p_position(a, b));
-            for (x, y) in moves {
-                prop_assert!(is_p_position(x, y));
-            }
-        }
-
-        #[test]
-        fn table_values_match_brute_force(a in 0u64..60, b in 0u64..60) {
-            let mut solver = NimValues::new(Wythoff);
-            prop_assert_eq!(nim_value(a, b), Some(solver.nim_value(&(a, b)).unwrap()));
-        }
+    fn write_move(&self, from: &(u64, u64), to: &(u64, u64)) -> String {
+        format!(
+            "{} -> {}",
+            self.write_position(from),
+            self.write_position(to)
+        )
     }
 }

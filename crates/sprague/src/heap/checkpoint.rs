@@ -84,7 +84,8 @@ pub fn save(path: &Path, checkpoint: &State<'_>) -> Result<()> {
             }
             Ok(())
         },
-    )
+    )?;
+    Ok(())
 }
 
 /// Reads and verifies a checkpoint; `None` when the file does not exist.
@@ -111,11 +112,13 @@ pub fn load(path: &Path) -> Result<Option<Checkpoint>> {
     let heap_parity = match fixed[2] {
         0 => false,
         1 => true,
-        _ => return Err(r.corrupt("bad heap-parity flag")),
+        _ => return Err(r.corrupt("bad heap-parity flag").into()),
     };
     let count = u64::from_le_bytes(fixed[3..11].try_into().unwrap_or_default());
     if Some(r.remaining()) != count.checked_mul(2) {
-        return Err(r.corrupt("the value count does not match the file size"));
+        return Err(r
+            .corrupt("the value count does not match the file size")
+            .into());
     }
     let mut values = vec![0u16; count as usize];
     let mut block = vec![0u8; 1 << 17];

@@ -5,8 +5,9 @@
 //!   game), which select the fast bitset engine of [`Tabulation`].
 //! - [`find_period`]: the least certified period of a table; the module docs of the certificate
 //!   derive the bound h·n0 + h·p + k for moves leaving up to h heaps.
-//! - [`HeapSolver`], [`HeapGame`], [`HeapComponent`]: one game's cached values for the
-//!   command line; a certified period answers heaps up to 2^64 − 1.
+//! - [`HeapSolver`]: one game's cached values; a certified period answers heaps up to 2^64 − 1;
+//! - [`HeapGame`]: a row of heaps under any rules as an [`crate::game::Impartial`] game with its
+//!   [`crate::game::Notation`], so every heap family is one ruleset and a catalog entry.
 
 use crate::error::Result;
 use crate::progress::Progress;
@@ -66,6 +67,7 @@ pub trait HeapValues: Send + Sync {
 
 mod code;
 mod engine;
+mod game;
 mod period;
 mod report;
 mod solver;
@@ -74,9 +76,10 @@ pub(crate) mod testing;
 
 pub use code::{Code, Run};
 pub use engine::{Tabulation, MAX_TABLE_LEN};
+pub use game::HeapGame;
 pub use period::{certification_length, find_period};
-pub use report::{heap_game, PeriodReport, PeriodSpan, TableReport};
-pub use solver::{HeapComponent, HeapGame, HeapSolver};
+pub use report::{PeriodReport, PeriodSpan, TableReport};
+pub use solver::HeapSolver;
 
 /// What a period certificate needs to know about the moves of a heap game.
 ///
@@ -144,6 +147,36 @@ pub trait HeapRules: Send + Sync {
 
     /// The rules as a take-and-break code, when they are one; this selects the fast engine.
     fn code(&self) -> Option<&Code> {
+        None
+    }
+
+    /// G(n) by a closed form, for rules that have one (Nim: n; taking 1 to M: n mod (M + 1)).
+    /// With it, nothing is tabulated and heaps of any size are answered.
+    fn closed_form(&self, _n: u64) -> Option<u64> {
+        None
+    }
+
+    /// The options of heap `n` whose nim value is `target`, by a closed form (each as the heaps
+    /// it leaves); `None` to find them from the table.
+    fn closed_form_options(&self, _n: u64, _target: u64) -> Option<Vec<Vec<u64>>> {
+        None
+    }
+
+    /// The number of options of heap `n` (saturating), when it is cheap to count, so that heaps
+    /// with too many options are refused before they are listed.
+    fn option_count(&self, n: u64) -> Option<u64> {
+        self.code().map(|code| solver::count_options(code, n))
+    }
+
+    /// A period the rules are proven to have (a theorem, as for taking 1 to M), reported without
+    /// tabulating.
+    fn known_period(&self) -> Option<Periodicity> {
+        None
+    }
+
+    /// Whether misère sums of these heaps are proven to follow the SJ rule
+    /// ([`crate::solve::misere`]); `None` lets it be checked by search.
+    fn misere_sj(&self) -> Option<bool> {
         None
     }
 }

@@ -1,11 +1,8 @@
 //! The JSON shapes of `table` and `period`, shared by the command line and the server so that
 //! both print the same thing.
 
-use super::{HeapValues, PeriodSearch, Table};
-use crate::analysis::GameDef;
-use crate::error::{Error, Result};
+use super::{PeriodSearch, Table};
 use serde::Serialize;
-use std::sync::Arc;
 
 /// The JSON of `sprague table --format json`: `{"game", "values", "period"}`.
 #[derive(Clone, Debug, Serialize)]
@@ -86,29 +83,6 @@ impl From<&PeriodSearch> for PeriodReport {
             },
         }
     }
-}
-
-/// Parses `spec` and returns the game with its single-heap values.
-///
-/// # Errors
-/// [`Error::Spec`] for a bad spec; [`Error::Unsupported`] when the game is not a heap game.
-///
-/// ```
-/// let (game, heap) = sprague::heap::heap_game("kayles")?;
-/// assert_eq!(game.spec(), "kayles");
-/// assert_eq!(heap.table(4, &())?.values, vec![0, 1, 2, 3, 1]);
-/// assert!(sprague::heap::heap_game("wythoff").is_err());
-/// # Ok::<(), sprague::Error>(())
-/// ```
-pub fn heap_game(spec: &str) -> Result<(Arc<dyn GameDef>, Arc<dyn HeapValues>)> {
-    let game = crate::spec::parse_game(spec)?;
-    let heap = game.heap().ok_or_else(|| {
-        Error::Unsupported(format!(
-            "{} is not a heap game; 'table' and 'period' need one (see 'sprague catalog')",
-            game.spec()
-        ))
-    })?;
-    Ok((game, heap))
 }
 
 #[cfg(test)]

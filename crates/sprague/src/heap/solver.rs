@@ -1,16 +1,13 @@
-//! The shared, cached evaluation of one heap game, and its type-erased game and heaps.
+//! The shared, cached evaluation of one heap game: its table, its period, and the options of a
+//! heap with a given value, found from them without listing every option.
 
 use super::code::{Code, LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use super::{
     find_period, HeapRules, HeapValues, MoveBounds, PeriodSearch, Periodicity, Table, Tabulation,
 };
-use crate::analysis::{Component, ComponentMove, ComponentRef, GameDef, Parsed};
 use crate::error::{Error, Result};
-use crate::game::NimValue;
+use crate::game::Listing;
 use crate::progress::Progress;
-use crate::spec::parse_heaps;
-use serde_json::Value as Json;
-use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Heaps split in three are searched for winning moves only up to this size.
@@ -47,7 +44,8 @@ impl State {
 }
 
 /// One heap game's values, computed once and shared by every heap of the game: the table grows
-/// on demand, and a certified period, once found, answers any heap up to 2^64 − 1.
+/// on demand, and a certified period, once found, answers any heap up to 2^64 − 1. Rules with a
+/// closed form ([`HeapRules::closed_form`]) answer without a table.
 pub struct HeapSolver {
     spec: String,
     rules: Arc<dyn HeapRules>,
@@ -72,7 +70,7 @@ impl HeapSolver {
             auto_limit,
             state: Mutex::new(State {
                 table: Tabulation::new(rules.clone()),
-                period: None,
+                period: rules.known_period(),
             }),
             rules,
         }
@@ -137,14 +135,124 @@ impl HeapSolver {
     /// # Errors
     /// [`Error::Limit`] for a heap past [`HeapSolver::auto_limit`] when no period is certified.
     pub fn nim_value(&self, n: u64) -> Result<u64> {
+        if let Some(g) = self.rules.closed_form(n) {
+            return Ok(g);
+        }
         let st = self.ensure(n)?;
         st.get(n)
             .ok_or_else(|| Error::Internal(format!("heap {n} not evaluated")))
+    }
+
+    /// Refuses heaps with more than `limit` options before they are listed.
+    pub(crate) fn check_option_count(&self, n: u64, limit: usize) -> Result<()> {
+        match self.rules.option_count(n) {
+            Some(count) if count > limit as u64 => Err(Error::Limit(format!(
+                "a heap of {n} in {} has more than {limit} options to list",
+                self.spec
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// The options of heap `n` whose nim value is `target` (each as the heaps it leaves, in
+    /// increasing order of the first heap left), at most `limit` of them, with the number of
+    /// all. Take-and-break codes and closed forms find them from the table and the period,
+    /// without listing every option, so heaps up to 2^64 − 1 are answered.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when the heap cannot be valued, or (rules without a code) has more than
+    /// `limit` options to list.
+    pub fn options_with_value(
+        &self,
+        n: u64,
+        target: u64,
+        limit: usize,
+    ) -> Result<Listing<Vec<u64>>> {
+        if let Some(options) = self.rules.closed_form_options(n, target) {
+            return Ok(Listing::all(options));
+        }
+        let Some(code) = self.rules.code() else {
+            self.check_option_count(n, limit)?;
+            let mut out = Vec::new();
+            for option in self.rules.try_options(n)? {
+                let mut x = 0;
+                for &h in &option {
+                    x ^= self.nim_value(h)?;
+                }
+                if x == target {
+                    out.push(option);
+                }
+            }
+            return Ok(Listing::all(out));
+        };
+        let st = self.ensure(n)?;
+        let mut found = Collector::new(limit);
+        // Taking the whole heap.
+        if target == 0 && n >= 1 && code.digit(n) & LEAVE_NONE != 0 {
+            found.push(Vec::new());
+        }
+        // Leaving one heap m = n − t.
+        for r in code.runs() {
+            if r.lo >= n {
+                break;
+            }
+            if r.digit & LEAVE_ONE == 0 {
+                continue;
+            }
+            let (lo, hi) = (n - r.hi.min(n - 1), n - r.lo);
+            matching_heaps(&st, lo, hi, target, &mut found);
+        }
+        // Splits into two, then three.
+        let amounts = std::iter::once(0)
+            .chain(code.runs().iter().flat_map(|r| {
+                let split = r.digit & (LEAVE_TWO | LEAVE_THREE) != 0 && r.lo <= n;
+                let hi = if split { r.hi.min(n) } else { 0 };
+                r.lo..=hi
+            }))
+            .filter(|&t| t <= n);
+        for t in amounts {
+            let digit = code.digit(t);
+            let s = n - t;
+            if digit & LEAVE_TWO != 0 && s >= 2 {
+                matching_pairs(&st, s, code.unequal_splits(), target, &mut found);
+            }
+            if digit & LEAVE_THREE != 0 && s >= 3 {
+                if s > MAX_TRIPLE_SEARCH {
+                    return Err(Error::Limit(format!(
+                        "{}: splits of more than {MAX_TRIPLE_SEARCH} tokens into three heaps are not searched for moves",
+                        self.spec
+                    )));
+                }
+                let g = |m: u64| st.get(m).expect("covered");
+                for a in 1..=s / 3 {
+                    for b in a..=(s - a) / 2 {
+                        let c = s - a - b;
+                        if g(a) ^ g(b) ^ g(c) == target {
+                            found.push(vec![a, b, c]);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(found.into_listing())
     }
 }
 
 impl HeapValues for HeapSolver {
     fn table(&self, to: u64, progress: &dyn Progress) -> Result<Table> {
+        if to >= super::MAX_TABLE_LEN {
+            return Err(Error::Limit(format!(
+                "heap {to} is past the largest table ({} heaps)",
+                super::MAX_TABLE_LEN
+            )));
+        }
+        if self.rules.closed_form(0).is_some() {
+            let values: Vec<u64> = (0..=to)
+                .map(|n| self.rules.closed_form(n).unwrap_or(0))
+                .collect();
+            let period = self.rules.known_period().filter(|p| p.certified_at <= to);
+            return Ok(Table { values, period });
+        }
         let mut st = self.lock();
         st.table.extend_to(to, progress)?;
         let values = &st.table.values()[..=to as usize];
@@ -187,6 +295,13 @@ impl HeapValues for HeapSolver {
     }
 
     fn period(&self, max: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
+        if let Some(p) = self.rules.known_period() {
+            return Ok(if p.certified_at <= max {
+                PeriodSearch::Certified(p)
+            } else {
+                PeriodSearch::NotCertified { checked_to: max }
+            });
+        }
         let Some(bounds) = self.bounds else {
             // No certificate applies (unbounded removals, or moves that are not translation
             // invariant): nothing to compute can prove a period.
@@ -211,97 +326,48 @@ impl HeapValues for HeapSolver {
     }
 }
 
-/// A heap game chosen at run time: its spec and its shared [`HeapSolver`].
-pub struct HeapGame {
-    solver: Arc<HeapSolver>,
+/// The options found so far: the first `limit` kept, all counted.
+struct Collector {
+    items: Vec<Vec<u64>>,
+    limit: usize,
+    total: u64,
 }
 
-impl HeapGame {
-    /// The game `spec` with these rules.
-    pub fn new(spec: impl Into<String>, rules: Arc<dyn HeapRules>) -> Self {
-        HeapGame {
-            solver: Arc::new(HeapSolver::new(spec, rules)),
+impl Collector {
+    fn new(limit: usize) -> Self {
+        Collector {
+            items: Vec::new(),
+            limit,
+            total: 0,
         }
     }
 
-    /// The shared solver.
-    pub fn solver(&self) -> &Arc<HeapSolver> {
-        &self.solver
-    }
-}
-
-impl GameDef for HeapGame {
-    fn spec(&self) -> String {
-        self.solver.spec.clone()
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let heaps = parse_heaps(&self.solver.spec, args)?;
-        Ok(Parsed::Parts(
-            heaps
-                .into_iter()
-                .filter(|&h| h > 0)
-                .map(|h| Arc::new(HeapComponent::new(self.solver.clone(), h)) as ComponentRef)
-                .collect(),
-        ))
-    }
-
-    fn heap(&self) -> Option<Arc<dyn HeapValues>> {
-        Some(self.solver.clone())
-    }
-}
-
-/// One heap of a heap game, as a summand.
-#[derive(Clone)]
-pub struct HeapComponent {
-    solver: Arc<HeapSolver>,
-    heap: u64,
-}
-
-impl HeapComponent {
-    /// A heap of `heap` tokens.
-    pub fn new(solver: Arc<HeapSolver>, heap: u64) -> Self {
-        HeapComponent { solver, heap }
-    }
-
-    /// The heap size.
-    pub fn heap(&self) -> u64 {
-        self.heap
-    }
-
-    fn to_parts(&self, parts: &[u64]) -> ComponentMove {
-        let text = if parts.is_empty() {
-            format!("{} -> 0", self.heap)
-        } else {
-            let sizes: Vec<String> = parts.iter().map(u64::to_string).collect();
-            format!("{} -> {}", self.heap, sizes.join("+"))
-        };
-        ComponentMove {
-            text,
-            parts: parts
-                .iter()
-                .filter(|&&h| h > 0)
-                .map(|&h| Arc::new(HeapComponent::new(self.solver.clone(), h)) as ComponentRef)
-                .collect(),
+    fn push(&mut self, option: Vec<u64>) {
+        self.total = self.total.saturating_add(1);
+        if self.items.len() < self.limit {
+            self.items.push(option);
         }
     }
 
-    fn too_many(&self, limit: usize) -> Error {
-        Error::Limit(format!(
-            "a heap of {} in {} has more than {limit} options to list",
-            self.heap, self.solver.spec
-        ))
+    fn is_full(&self) -> bool {
+        self.items.len() >= self.limit
     }
-}
 
-impl fmt::Display for HeapComponent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.heap)
+    /// Counts `count` more options without keeping them.
+    fn count(&mut self, count: u64) {
+        self.total = self.total.saturating_add(count);
+    }
+
+    fn into_listing(self) -> Listing<Vec<u64>> {
+        Listing {
+            items: self.items,
+            total: Some(self.total),
+        }
     }
 }
 
 /// The number of options of heap `n` under `code`, saturating.
-fn count_options(code: &Code, n: u64) -> u64 {
+pub(crate) fn count_options(code: &Code, n: u64) -> u64 {
     let for_amount = |t: u64, digit: u8| -> u64 {
         let s = n - t;
         let mut count: u64 = 0;
@@ -362,83 +428,95 @@ fn first_in_class(base: u64, start: u64, period: u64) -> Option<u64> {
     u64::try_from(base as u128 + steps * period as u128).ok()
 }
 
-/// The heaps m in `lo..=hi` with G(m) = target, in increasing order.
-fn matching_heaps(
-    st: &State,
-    lo: u64,
+/// Adds the numbers `first + k·period ≤ hi` of each class (one `first` per class, all in one
+/// window of `period` consecutive numbers) to `found` as `make(m)`: counted in full, and kept in
+/// increasing order up to the collector's limit.
+fn collect_classes(
+    mut firsts: Vec<u64>,
     hi: u64,
-    target: u64,
-    limit: usize,
-    out: &mut Vec<u64>,
-) -> std::result::Result<(), ()> {
+    period: u64,
+    found: &mut Collector,
+    make: impl Fn(u64) -> Vec<u64>,
+) {
+    firsts.retain(|&f| f <= hi);
+    firsts.sort_unstable();
+    let total = firsts
+        .iter()
+        .fold(0u64, |t, &f| t.saturating_add((hi - f) / period + 1));
+    let mut round: u64 = 0;
+    'rounds: while !found.is_full() {
+        let step = match period.checked_mul(round) {
+            Some(step) => step,
+            None => break,
+        };
+        let mut any = false;
+        for &f in &firsts {
+            let Some(m) = f.checked_add(step).filter(|&m| m <= hi) else {
+                continue;
+            };
+            any = true;
+            if found.is_full() {
+                break 'rounds;
+            }
+            found.items.push(make(m));
+        }
+        if !any {
+            break;
+        }
+        round += 1;
+    }
+    found.count(total);
+}
+
+/// The heaps m in `lo..=hi` with G(m) = target, in increasing order.
+fn matching_heaps(st: &State, lo: u64, hi: u64, target: u64, found: &mut Collector) {
     if lo > hi {
-        return Ok(());
+        return;
     }
     let len = st.table.len();
     let values = st.table.values();
     for m in lo..=hi.min(len.saturating_sub(1)) {
         if values[m as usize] as u64 == target {
-            out.push(m);
-            if out.len() > limit {
-                return Err(());
-            }
+            found.push(vec![m]);
         }
     }
     let start = lo.max(len);
     if start > hi {
-        return Ok(());
+        return;
     }
     let p = st
         .period
         .expect("heaps past the table are covered by a period");
     // m = n0 + r + j·p with values[n0 + r] == target
-    let mut found = Vec::new();
-    for r in 0..p.period {
-        if values[(p.preperiod + r) as usize] as u64 != target {
-            continue;
-        }
-        let Some(mut m) = first_in_class(p.preperiod + r, start, p.period) else {
-            continue;
-        };
-        while m <= hi {
-            found.push(m);
-            if out.len() + found.len() > limit {
-                return Err(());
-            }
-            match m.checked_add(p.period) {
-                Some(x) => m = x,
-                None => break,
-            }
-        }
-    }
-    found.sort_unstable();
-    out.extend(found);
-    Ok(())
+    let firsts: Vec<u64> = (0..p.period)
+        .filter(|&r| values[(p.preperiod + r) as usize] as u64 == target)
+        .filter_map(|r| first_in_class(p.preperiod + r, start, p.period))
+        .collect();
+    collect_classes(firsts, hi, p.period, found, |m| vec![m]);
 }
 
-/// The splits a + b = s (a ≤ b, a < b when `unequal`) with G(a) ⊕ G(b) = target; returns the
-/// values of a.
-fn matching_pairs(
-    st: &State,
-    s: u64,
-    unequal: bool,
-    target: u64,
-    limit: usize,
-    out: &mut Vec<u64>,
-) -> std::result::Result<(), ()> {
+/// The splits a + b = s (a ≤ b, a < b when `unequal`) with G(a) ⊕ G(b) = target, by
+/// increasing a.
+fn matching_pairs(st: &State, s: u64, unequal: bool, target: u64, found: &mut Collector) {
     let half = if unequal { (s - 1) / 2 } else { s / 2 };
     let len = st.table.len();
     let g = |m: u64| st.get(m).expect("covered");
+    // Two equal heaps always cancel: that split (the symmetric move) comes first, since the
+    // list may be cut short.
+    let symmetric = !unequal && s.is_multiple_of(2) && target == 0;
+    if symmetric {
+        found.push(vec![s / 2, s / 2]);
+    }
     for a in 1..=half.min(len.saturating_sub(1)) {
+        if symmetric && a == s / 2 {
+            continue;
+        }
         if g(a) ^ g(s - a) == target {
-            out.push(a);
-            if out.len() > limit {
-                return Err(());
-            }
+            found.push(vec![a, s - a]);
         }
     }
     if half < len {
-        return Ok(());
+        return;
     }
     // a and s − a are both past the table, so both are periodic.
     let p = st
@@ -446,276 +524,24 @@ fn matching_pairs(
         .expect("heaps past the table are covered by a period");
     let values = st.table.values();
     let per = |r: u64| values[(p.preperiod + r) as usize] as u64;
-    let mut found = Vec::new();
-    for r in 0..p.period {
-        let base = p.preperiod + r;
-        // (s − a − n0) mod p with a = n0 + r + j·p; s ≥ 2·len > 2·n0 here.
-        let other = ((s - 2 * p.preperiod) % p.period + p.period - r) % p.period;
-        if per(r) ^ per(other) != target {
-            continue;
+    let firsts: Vec<u64> = (0..p.period)
+        .filter(|&r| {
+            // (s − a − n0) mod p with a = n0 + r + j·p; s ≥ 2·len > 2·n0 here.
+            let other = ((s - 2 * p.preperiod) % p.period + p.period - r) % p.period;
+            per(r) ^ per(other) == target
+        })
+        .filter_map(|r| first_in_class(p.preperiod + r, len, p.period))
+        .collect();
+    if symmetric && s / 2 >= len {
+        // The middle split, listed first already, is in a class too: count and keep it once.
+        let before = found.items.len();
+        collect_classes(firsts, half, p.period, found, |a| vec![a, s - a]);
+        found.total = found.total.saturating_sub(1);
+        let middle = [s / 2, s / 2];
+        if let Some(i) = found.items[before..].iter().position(|o| o[..] == middle) {
+            found.items.remove(before + i);
         }
-        let Some(mut a) = first_in_class(base, len, p.period) else {
-            continue;
-        };
-        while a <= half {
-            found.push(a);
-            if out.len() + found.len() > limit {
-                return Err(());
-            }
-            match a.checked_add(p.period) {
-                Some(x) => a = x,
-                None => break,
-            }
-        }
+        return;
     }
-    found.sort_unstable();
-    out.extend(found);
-    Ok(())
-}
-
-impl Component for HeapComponent {
-    fn game(&self) -> String {
-        self.solver.spec.clone()
-    }
-
-    fn to_json(&self) -> Json {
-        Json::from(self.heap)
-    }
-
-    fn nim_value(&self) -> Result<NimValue> {
-        Ok(NimValue::Finite(self.solver.nim_value(self.heap)?))
-    }
-
-    fn options(&self, limit: usize) -> Result<Vec<ComponentMove>> {
-        if let Some(code) = self.solver.rules.code() {
-            if count_options(code, self.heap) > limit as u64 {
-                return Err(self.too_many(limit));
-            }
-        }
-        let options = self.solver.rules.try_options(self.heap)?;
-        if options.len() > limit {
-            return Err(self.too_many(limit));
-        }
-        Ok(options.iter().map(|o| self.to_parts(o)).collect())
-    }
-
-    fn options_with_value(&self, target: u64, limit: usize) -> Result<Vec<ComponentMove>> {
-        let Some(code) = self.solver.rules.code() else {
-            let mut out = Vec::new();
-            for option in self.options(limit)? {
-                if crate::analysis::parts_value(&option.parts)? == NimValue::Finite(target) {
-                    out.push(option);
-                }
-            }
-            return Ok(out);
-        };
-        let n = self.heap;
-        let st = self.solver.ensure(n)?;
-        let too_many = || {
-            Error::Limit(format!(
-                "a heap of {n} in {} has more than {limit} options of nim value {target} to list",
-                self.solver.spec
-            ))
-        };
-        let mut out = Vec::new();
-        // Taking the whole heap.
-        if target == 0 && n >= 1 && code.digit(n) & LEAVE_NONE != 0 {
-            out.push(self.to_parts(&[]));
-        }
-        // Leaving one heap m = n − t.
-        for r in code.runs() {
-            if r.lo >= n {
-                break;
-            }
-            if r.digit & LEAVE_ONE == 0 {
-                continue;
-            }
-            let mut heaps = Vec::new();
-            let (lo, hi) = (n - r.hi.min(n - 1), n - r.lo);
-            matching_heaps(&st, lo, hi, target, limit, &mut heaps).map_err(|_| too_many())?;
-            for m in heaps.into_iter().rev() {
-                out.push(self.to_parts(&[m]));
-            }
-            if out.len() > limit {
-                return Err(too_many());
-            }
-        }
-        // Splits into two, then three.
-        let amounts = std::iter::once(0)
-            .chain(code.runs().iter().flat_map(|r| {
-                let split = r.digit & (LEAVE_TWO | LEAVE_THREE) != 0 && r.lo <= n;
-                let hi = if split { r.hi.min(n) } else { 0 };
-                r.lo..=hi
-            }))
-            .filter(|&t| t <= n);
-        for t in amounts {
-            let digit = code.digit(t);
-            let s = n - t;
-            if digit & LEAVE_TWO != 0 && s >= 2 {
-                let mut firsts = Vec::new();
-                matching_pairs(&st, s, code.unequal_splits(), target, limit, &mut firsts)
-                    .map_err(|_| too_many())?;
-                for a in firsts {
-                    out.push(self.to_parts(&[a, s - a]));
-                }
-            }
-            if digit & LEAVE_THREE != 0 && s >= 3 {
-                if s > MAX_TRIPLE_SEARCH {
-                    return Err(Error::Limit(format!(
-                        "{}: splits of more than {MAX_TRIPLE_SEARCH} tokens into three heaps are not searched for moves",
-                        self.solver.spec
-                    )));
-                }
-                let g = |m: u64| st.get(m).expect("covered");
-                for a in 1..=s / 3 {
-                    for b in a..=(s - a) / 2 {
-                        let c = s - a - b;
-                        if g(a) ^ g(b) ^ g(c) == target {
-                            out.push(self.to_parts(&[a, b, c]));
-                        }
-                    }
-                }
-            }
-            if out.len() > limit {
-                return Err(too_many());
-            }
-        }
-        Ok(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::heap::testing::values_of;
-    use proptest::prelude::*;
-
-    /// A code's rules without the code, so the generic engine runs.
-    struct OptionsOnly(Code);
-
-    impl HeapRules for OptionsOnly {
-        fn options(&self, n: u64) -> Vec<Vec<u64>> {
-            self.0.options(n)
-        }
-    }
-
-    struct Backwards;
-
-    impl HeapRules for Backwards {
-        fn options(&self, n: u64) -> Vec<Vec<u64>> {
-            vec![vec![n]]
-        }
-    }
-
-    fn texts(moves: Vec<ComponentMove>) -> Vec<String> {
-        let mut t: Vec<String> = moves.into_iter().map(|m| m.text).collect();
-        t.sort();
-        t
-    }
-
-    #[test]
-    fn rules_that_do_not_shrink_heaps_are_reported() {
-        let mut t = Tabulation::new(Arc::new(Backwards));
-        assert!(matches!(t.extend_to(3, &()), Err(Error::Cycle(_))));
-    }
-
-    #[test]
-    fn huge_heaps_of_periodic_subtraction_games_answer_from_the_period() {
-        let solver = Arc::new(HeapSolver::new(
-            "sub:1,3,4",
-            Arc::new(Code::subtraction(&[1, 3, 4]).unwrap()),
-        ));
-        let pattern = [0, 1, 0, 1, 2, 3, 2];
-        for n in [10u64.pow(15), u64::MAX, u64::MAX - 3] {
-            let heap = HeapComponent::new(solver.clone(), n);
-            assert_eq!(
-                heap.nim_value().unwrap(),
-                NimValue::Finite(pattern[(n % 7) as usize])
-            );
-            for target in 0..4 {
-                let fast = texts(heap.options_with_value(target, 100).unwrap());
-                let slow = texts(
-                    heap.options(100)
-                        .unwrap()
-                        .into_iter()
-                        .filter(|o| {
-                            crate::analysis::parts_value(&o.parts).unwrap()
-                                == NimValue::Finite(target)
-                        })
-                        .collect(),
-                );
-                assert_eq!(fast, slow, "heap {n} target {target}");
-            }
-        }
-    }
-
-    #[test]
-    fn allbut_heaps_past_the_table_are_a_limit() {
-        let solver = Arc::new(HeapSolver::new(
-            "allbut:2",
-            Arc::new(Code::all_but(&[2]).unwrap()),
-        ));
-        let heap = HeapComponent::new(solver.clone(), 1 << 40);
-        assert!(matches!(heap.nim_value(), Err(Error::Limit(_))));
-        assert!(matches!(
-            solver.period(1000, &()).unwrap(),
-            PeriodSearch::NotCertified { checked_to: 1000 }
-        ));
-    }
-
-    #[test]
-    fn tables_carry_the_period_they_certify() {
-        let solver = HeapSolver::new("kayles", Arc::new(Code::parse("0.77").unwrap()));
-        let short = solver.table(100, &()).unwrap();
-        assert_eq!(short.values.len(), 101);
-        assert_eq!(short.period, None); // needs 2·71 + 2·12 + 2 = 168 values
-        let long = solver.table(200, &()).unwrap();
-        assert_eq!(
-            long.period.map(|p| (p.preperiod, p.period, p.certified_at)),
-            Some((71, 12, 167))
-        );
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(32))]
-
-        #[test]
-        fn the_generic_engine_agrees_with_the_code_engine(
-            d0 in prop_oneof![Just(0u8), Just(4), Just(8), Just(12)],
-            digits in prop::collection::vec(0u8..16, 1..=4),
-        ) {
-            let runs = digits
-                .iter()
-                .enumerate()
-                .map(|(i, &d)| crate::heap::Run { lo: i as u64 + 1, hi: i as u64 + 1, digit: d })
-                .collect();
-            let code = Code::new(d0, runs).unwrap();
-            let mut generic = Tabulation::new(Arc::new(OptionsOnly(code.clone())));
-            generic.extend_to(120, &()).unwrap();
-            let generic: Vec<u64> = generic.values().iter().map(|&g| g as u64).collect();
-            prop_assert_eq!(generic, values_of(&code, 120));
-        }
-    }
-
-    #[test]
-    fn option_counts_match_the_listed_options() {
-        for code in ["0.77", "0.6", "4.0F", "0.8C3", "0.137"] {
-            let c = Code::parse(code).unwrap();
-            for n in 0..25 {
-                assert_eq!(
-                    count_options(&c, n),
-                    c.options(n).len() as u64,
-                    "{code} at {n}"
-                );
-            }
-        }
-        let g = Code::grundy();
-        for n in 0..25 {
-            assert_eq!(count_options(&g, n), g.options(n).len() as u64);
-        }
-        let ab = Code::all_but(&[2, 5]).unwrap();
-        for n in 0..25 {
-            assert_eq!(count_options(&ab, n), ab.options(n).len() as u64);
-        }
-    }
+    collect_classes(firsts, half, p.period, found, |a| vec![a, s - a]);
 }

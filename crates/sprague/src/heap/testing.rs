@@ -20,9 +20,11 @@ pub(crate) fn values_of<R: HeapRules + Clone + 'static>(rules: &R, to: u64) -> V
 /// engine), so adding or removing a heap is toggling its bit. Heaps must be below 64.
 struct Brute<'a>(&'a Code);
 
-impl Impartial for Brute<'_> {
+impl crate::game::Game for Brute<'_> {
     type Position = u64;
+}
 
+impl Impartial for Brute<'_> {
     fn options(&self, &position: &u64) -> Vec<u64> {
         let code = self.0;
         let bit = |h: u64| if h == 0 { 0 } else { 1u64 << h };
@@ -64,9 +66,11 @@ impl Impartial for Brute<'_> {
 /// One heap of a code that never splits, with options straight from the digits.
 struct BruteHeap<'a>(&'a Code);
 
-impl Impartial for BruteHeap<'_> {
+impl crate::game::Game for BruteHeap<'_> {
     type Position = u64;
+}
 
+impl Impartial for BruteHeap<'_> {
     fn options(&self, &n: &u64) -> Vec<u64> {
         (1..=n)
             .filter_map(|t| {

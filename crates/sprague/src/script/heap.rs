@@ -7,9 +7,8 @@
 //! against these bounds.
 
 use super::{to_u64, Script};
-use crate::analysis::GameDef;
 use crate::error::{Error, Result};
-use crate::heap::{HeapGame, HeapRules, MoveBounds};
+use crate::heap::{HeapRules, MoveBounds};
 use std::sync::Arc;
 
 /// A heap ruleset defined by a script.
@@ -124,10 +123,4 @@ impl HeapRules for ScriptHeapRules {
     fn certificate(&self) -> Option<MoveBounds> {
         self.bounds
     }
-}
-
-/// The heap game of a script.
-pub(crate) fn heap_game(spec: String, script: Arc<Script>) -> Result<Arc<dyn GameDef>> {
-    let rules = ScriptHeapRules::new(script)?;
-    Ok(Arc::new(HeapGame::new(spec, Arc::new(rules))))
 }

@@ -8,16 +8,19 @@
 //!   since loopy values of sums are not single values.
 
 use super::{Key, Script};
-use crate::analysis::{Component, ComponentMove, ComponentRef, GameDef, Parsed, SolveReport};
 use crate::error::{Error, Result};
-use crate::game::{NimValue, Outcome};
+use crate::game::notation::ParseError;
+use crate::game::{Game, Impartial, NimValue, Notation, Outcome, SolveReport};
 use crate::heap::{HeapValues, PeriodSearch, Table};
 use crate::progress::Progress;
-use crate::solve::{loopy_values, retrograde, Graph};
+use crate::solve::{loopy_values, mex, retrograde, Graph};
 use serde_json::Value as Json;
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The most options of one position listed before [`Impartial::try_options`] answers
+/// [`Error::Limit`].
+pub const OPTION_LIMIT: usize = 100_000;
 
 /// Positions seen so far: each with its options (each option as the positions it leaves) and
 /// its nim value.
@@ -38,10 +41,6 @@ impl ImpartialGame {
             script,
             memo: Mutex::new(Memo::default()),
         })
-    }
-
-    pub(crate) fn new_def(spec: String, script: Arc<Script>) -> Arc<dyn GameDef> {
-        Arc::new(ImpartialDef(ImpartialGame::new(spec, script)))
     }
 
     fn lock(&self) -> MutexGuard<'_, Memo> {
@@ -200,7 +199,7 @@ impl ImpartialGame {
                 }
                 seen.push(x);
             }
-            memo.solved[v as usize] = Some(NimValue::Finite(mex(seen)));
+            memo.solved[v as usize] = Some(NimValue::Finite(mex(&seen)));
             stack.pop();
         }
         Ok(())
@@ -326,68 +325,6 @@ fn local_graph(memo: &Memo, order: &[u32], keep_values: bool) -> (Graph, u32) {
     )
 }
 
-/// The game as a [`GameDef`].
-struct ImpartialDef(Arc<ImpartialGame>);
-
-impl GameDef for ImpartialDef {
-    fn spec(&self) -> String {
-        self.0.spec.clone()
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let game = &self.0;
-        let keys = if args.is_empty() {
-            match game.script.start() {
-                Some(start) => vec![start?],
-                None => {
-                    return Err(Error::position(
-                        &game.spec,
-                        "give a position (the script defines no start())",
-                    ))
-                }
-            }
-        } else {
-            args.iter()
-                .map(|a| game.script.parse_position(&game.spec, a))
-                .collect::<Result<Vec<_>>>()?
-        };
-        Ok(Parsed::Parts(
-            keys.into_iter()
-                .map(|k| ScriptPosition::part(game.clone(), Arc::new(k)))
-                .collect(),
-        ))
-    }
-
-    fn heap(&self) -> Option<Arc<dyn HeapValues>> {
-        Some(self.0.clone())
-    }
-
-    fn solve(&self, args: &[String], _progress: &dyn Progress) -> Option<Result<SolveReport>> {
-        Some((|| {
-            let game = &self.0;
-            let key = match args {
-                [] => match game.script.start() {
-                    Some(start) => start?,
-                    None => {
-                        return Err(Error::position(
-                            &game.spec,
-                            "give a position (the script defines no start())",
-                        ))
-                    }
-                },
-                [word] => game.script.parse_position(&game.spec, word)?,
-                _ => {
-                    return Err(Error::Unsupported(format!(
-                        "{}: solve takes one position, not a sum",
-                        game.spec
-                    )))
-                }
-            };
-            game.solve_report(&key)
-        })())
-    }
-}
-
 /// Integer positions 0..=N as a table, for `sprague table` and `period` (never certified: the
 /// script promises nothing about its moves).
 impl HeapValues for ImpartialGame {
@@ -417,78 +354,128 @@ impl HeapValues for ImpartialGame {
     }
 }
 
-/// One position of a scripted impartial game, as a summand.
-pub struct ScriptPosition {
-    game: Arc<ImpartialGame>,
-    key: Arc<Key>,
-}
+/// A scripted impartial game as a typed [`Impartial`] game: a position is a sum of the
+/// script's positions, each a component.
+#[derive(Clone)]
+pub struct ScriptImpartial(Arc<ImpartialGame>);
 
-impl ScriptPosition {
-    fn part(game: Arc<ImpartialGame>, key: Arc<Key>) -> ComponentRef {
-        Arc::new(ScriptPosition { game, key })
+impl ScriptImpartial {
+    /// The game `spec` defined by `script`, which must define `options(pos)` or `splits(pos)`.
+    pub fn new(spec: String, script: Arc<Script>) -> ScriptImpartial {
+        ScriptImpartial(ImpartialGame::new(spec, script))
+    }
+
+    /// The values of integer positions, for `table` and `period`.
+    pub fn heap_values(&self) -> Arc<dyn HeapValues> {
+        self.0.clone()
     }
 }
 
-impl fmt::Display for ScriptPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.game.script.display(&self.key))
-    }
+impl Game for ScriptImpartial {
+    /// The script's positions, summed.
+    type Position = Vec<Arc<Key>>;
 }
 
-impl Component for ScriptPosition {
-    fn game(&self) -> String {
-        self.game.spec.clone()
+impl Impartial for ScriptImpartial {
+    /// Every option (empty when the script fails; see [`Impartial::try_options`]).
+    fn options(&self, position: &Vec<Arc<Key>>) -> Vec<Vec<Arc<Key>>> {
+        self.try_options(position).unwrap_or_default()
     }
 
-    fn to_json(&self) -> Json {
-        self.key.to_json()
-    }
-
-    fn nim_value(&self) -> Result<NimValue> {
-        self.game.nim_value(&self.key)
-    }
-
-    fn options(&self, limit: usize) -> Result<Vec<ComponentMove>> {
-        let options = self.game.options(&self.key)?;
-        if options.len() > limit {
-            return Err(Error::Limit(format!(
-                "{}: position {self} has more than {limit} options to list",
-                self.game.spec
-            )));
+    fn try_options(&self, position: &Vec<Arc<Key>>) -> Result<Vec<Vec<Arc<Key>>>> {
+        let mut out = Vec::new();
+        for (i, key) in position.iter().enumerate() {
+            let options = self.0.options(key)?;
+            if options.len() > OPTION_LIMIT {
+                return Err(Error::Limit(format!(
+                    "{}: position {} has more than {OPTION_LIMIT} options to list",
+                    self.0.spec,
+                    self.0.script.display(key)
+                )));
+            }
+            for parts in options {
+                let mut next = position[..i].to_vec();
+                next.extend(parts);
+                next.extend_from_slice(&position[i + 1..]);
+                out.push(next);
+            }
         }
-        let script = &self.game.script;
-        let from = script.show(&self.key)?;
-        options
-            .into_iter()
-            .map(|parts| {
-                let texts = parts
-                    .iter()
-                    .map(|k| script.show(k))
-                    .collect::<Result<Vec<_>>>()?;
-                let to = if texts.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    texts.join("+")
-                };
-                Ok(ComponentMove {
-                    text: format!("{from} -> {to}"),
-                    parts: parts
-                        .into_iter()
-                        .map(|k| ScriptPosition::part(self.game.clone(), k))
-                        .collect(),
-                })
-            })
-            .collect()
+        Ok(out)
+    }
+
+    fn components(&self, position: &Vec<Arc<Key>>) -> Vec<Vec<Arc<Key>>> {
+        position.iter().map(|k| vec![k.clone()]).collect()
+    }
+
+    fn join(&self, parts: Vec<Vec<Arc<Key>>>) -> Option<Vec<Arc<Key>>> {
+        Some(parts.concat())
+    }
+
+    fn known_nim_value(&self, position: &Vec<Arc<Key>>) -> Result<Option<NimValue>> {
+        match &position[..] {
+            [key] => Ok(Some(self.0.nim_value(key)?)),
+            _ => Ok(None),
+        }
+    }
+
+    fn solve(
+        &self,
+        start: &Vec<Arc<Key>>,
+        _progress: &dyn Progress,
+    ) -> Option<Result<SolveReport>> {
+        Some(match &start[..] {
+            [key] => self.0.solve_report(key),
+            _ => Err(Error::Unsupported(format!(
+                "{}: solve takes one position, not a sum",
+                self.0.spec
+            ))),
+        })
     }
 }
 
-/// The least value not in `values`.
-fn mex(mut values: Vec<u64>) -> u64 {
-    values.sort_unstable();
-    values.dedup();
-    values
-        .iter()
-        .enumerate()
-        .find(|&(i, &x)| x != i as u64)
-        .map_or(values.len() as u64, |(i, _)| i as u64)
+impl Notation for ScriptImpartial {
+    /// One position a word; no words: the script's `start()`.
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<Vec<Arc<Key>>, ParseError> {
+        let game = &self.0;
+        let keys = if words.is_empty() {
+            match game.script.start() {
+                Some(start) => vec![start?],
+                None => return Err("give a position (the script defines no start())".into()),
+            }
+        } else {
+            words
+                .iter()
+                .map(|a| game.script.parse_position(&game.spec, a))
+                .collect::<Result<Vec<_>>>()
+                .map_err(|e| match e {
+                    Error::Position { reason, .. } => ParseError::Invalid(reason),
+                    other => ParseError::Failed(other),
+                })?
+        };
+        Ok(keys.into_iter().map(Arc::new).collect())
+    }
+
+    fn write_position(&self, position: &Vec<Arc<Key>>) -> String {
+        let words: Vec<String> = position.iter().map(|k| self.0.script.display(k)).collect();
+        words.join(" ")
+    }
+
+    fn position_json(&self, position: &Vec<Arc<Key>>) -> Json {
+        Json::Array(position.iter().map(|k| k.to_json()).collect())
+    }
+
+    /// `from -> to` with the script's `show`; `+` between the parts a split leaves, `nothing`
+    /// when it leaves none.
+    fn write_move(&self, from: &Vec<Arc<Key>>, to: &Vec<Arc<Key>>) -> String {
+        let script = &self.0.script;
+        let show = |k: &Key| script.show(k).unwrap_or_else(|_| k.to_string());
+        let from: Vec<String> = from.iter().map(|k| show(k)).collect();
+        let to: Vec<String> = to.iter().map(|k| show(k)).collect();
+        let to = if to.is_empty() {
+            "nothing".to_string()
+        } else {
+            to.join("+")
+        };
+        format!("{} -> {to}", from.join("+"))
+    }
 }

@@ -28,8 +28,8 @@
 //! A script is untrusted input. It runs in a sandbox: Rhai has no file, network or process
 //! access; `import` and `eval` are disabled; `print` and `debug` write to stderr. Every call is
 //! capped in operations, call depth, string, array and map sizes, and the number of positions
-//! explored is capped ([`Limits`], set for the whole process by [`set_limits`]). Any failure is
-//! an [`Error::Script`] with file, line and column, or an [`Error::Limit`] for the positions cap.
+//! explored is capped ([`Limits`], given to [`load_game`] by the front end). Any failure is an
+//! [`Error::Script`] with file, line and column, or an [`Error::Limit`] for the positions cap.
 
 pub mod heap;
 pub mod impartial;
@@ -39,11 +39,9 @@ pub mod two_player;
 
 pub use key::Key;
 
-use crate::analysis::GameDef;
 use crate::error::{Error, Result};
-use crate::spec::{CatalogEntry, Family};
 use rhai::{CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Scope, AST};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 /// The caps a script runs under. Each is adjustable by a command-line flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,30 +76,24 @@ impl Default for Limits {
     }
 }
 
-static LIMITS: RwLock<Limits> = RwLock::new(Limits::DEFAULT);
-
-/// Sets the caps of every script loaded from now on (the command line's `--script-max-*`).
-///
-/// # Errors
-/// [`Error::Limit`] if a cap is 0 (Rhai would read 0 as "no cap").
-pub fn set_limits(limits: Limits) -> Result<()> {
-    let zero = [
-        (limits.max_operations == 0, "--script-max-operations"),
-        (limits.max_call_depth == 0, "--script-max-call-depth"),
-        (limits.max_string == 0, "--script-max-string"),
-        (limits.max_array == 0, "--script-max-array"),
-        (limits.max_positions == 0, "--script-max-positions"),
-    ];
-    if let Some((_, flag)) = zero.iter().find(|(z, _)| *z) {
-        return Err(Error::Limit(format!("{flag} must be at least 1")));
+impl Limits {
+    /// Checks that every cap is at least 1 (Rhai would read 0 as "no cap").
+    ///
+    /// # Errors
+    /// [`Error::Limit`] naming the command-line flag of the cap that is 0.
+    pub fn check(&self) -> Result<()> {
+        let zero = [
+            (self.max_operations == 0, "--script-max-operations"),
+            (self.max_call_depth == 0, "--script-max-call-depth"),
+            (self.max_string == 0, "--script-max-string"),
+            (self.max_array == 0, "--script-max-array"),
+            (self.max_positions == 0, "--script-max-positions"),
+        ];
+        match zero.iter().find(|(z, _)| *z) {
+            Some((_, flag)) => Err(Error::Limit(format!("{flag} must be at least 1"))),
+            None => Ok(()),
+        }
     }
-    *LIMITS.write().unwrap_or_else(|e| e.into_inner()) = limits;
-    Ok(())
-}
-
-/// The caps in force.
-pub fn limits() -> Limits {
-    *LIMITS.read().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A compiled script in its sandbox.
@@ -390,19 +382,23 @@ pub(crate) fn to_u64(value: &Dynamic) -> std::result::Result<u64, String> {
     }
 }
 
-/// Loads the script at `path` and builds the game its functions define.
+/// The game a script defines, by kind.
+pub enum ScriptGame {
+    /// `options(pos)` (and `splits(pos)`).
+    Impartial(impartial::ScriptImpartial),
+    /// `heap_options(n)`.
+    Heap(heap::ScriptHeapRules),
+    /// `moves(pos)` and `result(pos)`.
+    TwoPlayer(two_player::ScriptTwoPlayer),
+}
+
+/// Loads the script at `path` under the caps `limits` and builds the game its functions
+/// define.
 ///
 /// # Errors
 /// As [`Script::load`]; [`Error::Script`] when the script defines no game, or two kinds at once.
-pub fn load_game(path: &str) -> Result<Arc<dyn GameDef>> {
-    load_game_with_limits(path, limits())
-}
-
-/// [`load_game`] under the caps `limits` rather than those of [`set_limits`].
-///
-/// # Errors
-/// As [`load_game`].
-pub fn load_game_with_limits(path: &str, limits: Limits) -> Result<Arc<dyn GameDef>> {
+pub fn load_game(path: &str, limits: Limits) -> Result<ScriptGame> {
+    limits.check()?;
     let script = Arc::new(Script::load(path, limits)?);
     for (name, params) in [
         ("options", 1),
@@ -425,9 +421,13 @@ pub fn load_game_with_limits(path: &str, limits: Limits) -> Result<Arc<dyn GameD
     let heap = script.defines("heap_options", 1);
     let two_player = script.defines("moves", 1);
     match (impartial, heap, two_player) {
-        (true, false, false) => Ok(impartial::ImpartialGame::new_def(spec, script)),
-        (false, true, false) => heap::heap_game(spec, script),
-        (false, false, true) => Ok(two_player::TwoPlayerGame::new_def(spec, script)),
+        (true, false, false) => Ok(ScriptGame::Impartial(impartial::ScriptImpartial::new(
+            spec, script,
+        ))),
+        (false, true, false) => Ok(ScriptGame::Heap(heap::ScriptHeapRules::new(script)?)),
+        (false, false, true) => Ok(ScriptGame::TwoPlayer(two_player::ScriptTwoPlayer::new(
+            spec, script,
+        ))),
         (false, false, false) if script.defines("result", 1) => Err(script.error_in(
             "result",
             "a two-player game needs moves(pos) as well as result(pos)",
@@ -444,38 +444,5 @@ pub fn load_game_with_limits(path: &str, limits: Limits) -> Result<Arc<dyn GameD
             column: 1,
             message: "the script defines more than one kind of game: keep only one of options(pos), heap_options(n) and moves(pos)".into(),
         }),
-    }
-}
-
-/// The `script:PATH` spec.
-pub struct ScriptFamily;
-
-impl Family for ScriptFamily {
-    fn catalog(&self) -> Vec<CatalogEntry> {
-        vec![CatalogEntry {
-            spec: "script:PATH",
-            params: "PATH: a Rhai script defining options(pos) (impartial), heap_options(n) (heap ruleset, certified periods with max_heaps() and max_removed()), or moves(pos) and result(pos) (two players, draws)",
-            position: "words parsed by the script's parse(text), else Rhai literals (5, \"abc\", [1,2]); impartial games take one summand a word; start() when omitted",
-            summary: "a game written as a sandboxed script; see examples/scripts/",
-            example: "script:examples/scripts/kayles.rhai 5 6",
-        }]
-    }
-
-    fn build(
-        &self,
-        spec: &str,
-        name: &str,
-        params: Option<&str>,
-    ) -> Option<Result<Arc<dyn GameDef>>> {
-        if name != "script" {
-            return None;
-        }
-        Some(match params {
-            Some(path) if !path.trim().is_empty() => load_game(path.trim()),
-            _ => Err(Error::spec(
-                spec,
-                "write script:PATH with the path of a .rhai file",
-            )),
-        })
     }
 }

@@ -7,14 +7,13 @@
 //! ([`crate::solve::retrograde`]): win, loss, tie or draw, with remoteness.
 
 use super::{Key, Script};
-use crate::analysis::{Evaluation, GameDef, Parsed, SolveReport, Standalone, StandaloneMove};
 use crate::error::{Error, Result};
-use crate::game::{Play, Terminal};
+use crate::game::notation::ParseError;
+use crate::game::{Evaluated, Evaluation, Game, Notation, SolveReport, Terminal, Value};
 use crate::progress::Progress;
-use crate::solve::{retrograde, Graph, Solved, Value};
+use crate::solve::{retrograde, Graph, Solved};
 use serde_json::Value as Json;
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Positions seen so far: each with its result and moves, and its solution.
@@ -35,10 +34,6 @@ impl TwoPlayerGame {
             script,
             memo: Mutex::new(Memo::default()),
         })
-    }
-
-    pub(crate) fn new_def(spec: String, script: Arc<Script>) -> Arc<dyn GameDef> {
-        Arc::new(TwoPlayerDef(TwoPlayerGame::new(spec, script)))
     }
 
     fn lock(&self) -> MutexGuard<'_, Memo> {
@@ -215,130 +210,91 @@ impl TwoPlayerGame {
             details,
         })
     }
+}
 
-    fn start_key(&self, args: &[String]) -> Result<Key> {
-        if args.is_empty() {
-            return match self.script.start() {
-                Some(start) => start,
-                None => Err(Error::position(
-                    &self.spec,
-                    "give a position (the script defines no start())",
-                )),
-            };
-        }
-        self.script.parse_position(&self.spec, &args.join(" "))
+/// A scripted two-player game as a typed [`Evaluated`] game.
+#[derive(Clone)]
+pub struct ScriptTwoPlayer(Arc<TwoPlayerGame>);
+
+impl ScriptTwoPlayer {
+    /// The game `spec` defined by `script`, which must define `moves(pos)`.
+    pub fn new(spec: String, script: Arc<Script>) -> ScriptTwoPlayer {
+        ScriptTwoPlayer(TwoPlayerGame::new(spec, script))
     }
 }
 
-struct TwoPlayerDef(Arc<TwoPlayerGame>);
-
-impl GameDef for TwoPlayerDef {
-    fn spec(&self) -> String {
-        self.0.spec.clone()
-    }
-
-    fn parse_position(&self, args: &[String]) -> Result<Parsed> {
-        let key = self.0.start_key(args)?;
-        Ok(Parsed::Single(Arc::new(ScriptState {
-            game: self.0.clone(),
-            key: Arc::new(key),
-        })))
-    }
-
-    fn solve(&self, args: &[String], _progress: &dyn Progress) -> Option<Result<SolveReport>> {
-        Some(
-            self.0
-                .start_key(args)
-                .and_then(|key| self.0.solve_report(&key)),
-        )
-    }
+impl Game for ScriptTwoPlayer {
+    type Position = Arc<Key>;
 }
 
-/// A position of a scripted two-player game.
-pub struct ScriptState {
-    game: Arc<TwoPlayerGame>,
-    key: Arc<Key>,
-}
-
-impl fmt::Display for ScriptState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.game.script.display(&self.key))
+impl Evaluated for ScriptTwoPlayer {
+    fn moves(&self, key: &Arc<Key>) -> Result<Vec<Arc<Key>>> {
+        self.0.moves(key)
     }
-}
 
-impl ScriptState {
-    fn no_misere(&self) -> Error {
-        Error::Unsupported(format!(
-            "{} has no misère form: its script says who wins",
-            self.game.spec
+    fn evaluate(&self, key: &Arc<Key>) -> Result<Evaluation> {
+        let solved = self.0.solved(key)?;
+        Ok(Evaluation::of(
+            solved.value,
+            solved.remoteness.map(u64::from),
         ))
     }
+
+    fn solve(&self, start: &Arc<Key>, _progress: &dyn Progress) -> Option<Result<SolveReport>> {
+        Some(self.0.solve_report(start))
+    }
 }
 
-impl Standalone for ScriptState {
-    fn game(&self) -> String {
-        self.game.spec.clone()
+impl Notation for ScriptTwoPlayer {
+    /// The words joined by spaces, through the script's `parse`; none: its `start()`.
+    fn parse_position(&self, words: &[&str]) -> std::result::Result<Arc<Key>, ParseError> {
+        let game = &self.0;
+        let key = if words.is_empty() {
+            match game.script.start() {
+                Some(start) => start?,
+                None => return Err("give a position (the script defines no start())".into()),
+            }
+        } else {
+            game.script
+                .parse_position(&game.spec, &words.join(" "))
+                .map_err(|e| match e {
+                    Error::Position { reason, .. } => ParseError::Invalid(reason),
+                    other => ParseError::Failed(other),
+                })?
+        };
+        Ok(Arc::new(key))
     }
 
-    fn to_json(&self) -> Json {
-        self.key.to_json()
+    fn write_position(&self, key: &Arc<Key>) -> String {
+        self.0.script.display(key)
     }
 
-    fn evaluate(&self, play: Play) -> Result<Evaluation> {
-        if play == Play::Misere {
-            return Err(self.no_misere());
+    fn position_json(&self, key: &Arc<Key>) -> Json {
+        key.to_json()
+    }
+
+    /// The script's `move_text(pos, next)`, else the position reached.
+    fn write_move(&self, from: &Arc<Key>, to: &Arc<Key>) -> String {
+        let script = &self.0.script;
+        if script.defines("move_text", 2) {
+            if let Ok(text) = script.call("move_text", (from.to_dynamic(), to.to_dynamic())) {
+                if text.is_string() {
+                    return text.to_string();
+                }
+            }
         }
-        let solved = self.game.solved(&self.key)?;
-        Ok(Evaluation {
-            outcome: solved.outcome(),
-            nim_value: None,
-            value: None,
-            remoteness: solved.remoteness.map(u64::from),
-        })
+        script.show(to).unwrap_or_else(|_| to.to_string())
     }
 
-    fn moves(&self, play: Play) -> Result<Vec<StandaloneMove>> {
-        if play == Play::Misere {
-            return Err(self.no_misere());
-        }
-        let script = &self.game.script;
-        self.game
-            .moves(&self.key)?
-            .into_iter()
-            .map(|next| {
-                let text = if script.defines("move_text", 2) {
-                    let text =
-                        script.call("move_text", (self.key.to_dynamic(), next.to_dynamic()))?;
-                    if !text.is_string() {
-                        return Err(script.error_in(
-                            "move_text",
-                            format!("move_text must return a string, not {}", text.type_name()),
-                        ));
-                    }
-                    text.to_string()
-                } else {
-                    script.show(&next)?
-                };
-                let state: Arc<dyn Standalone> = Arc::new(ScriptState {
-                    game: self.game.clone(),
-                    key: next,
-                });
-                Ok((text, state))
-            })
-            .collect()
-    }
-
-    fn render(&self) -> String {
-        let script = &self.game.script;
+    fn render(&self, key: &Arc<Key>) -> String {
+        let script = &self.0.script;
         if script.defines("render", 1) {
-            if let Ok(drawn) = script.call("render", (self.key.to_dynamic(),)) {
+            if let Ok(drawn) = script.call("render", (key.to_dynamic(),)) {
                 if drawn.is_string() {
                     return drawn.to_string();
                 }
             }
         }
-        script
-            .show(&self.key)
-            .unwrap_or_else(|_| self.key.to_string())
+        script.show(key).unwrap_or_else(|_| key.to_string())
     }
 }

@@ -1,99 +1,28 @@
-//! Memoised, iterative evaluation of acyclic games: a value of a position is a function of its
-//! options' values. An explicit stack replaces recursion, so deep games (a subtraction game at
-//! heap 10^6) cannot overflow the call stack.
+//! Memoised, iterative evaluation of acyclic impartial games: a position's value is a function
+//! of its options' values. An explicit stack replaces recursion, so deep games (a subtraction
+//! game at heap 10^6) cannot overflow the call stack.
+//!
+//! - [`NimValues`]: nim values under normal play, through the game's
+//!   [`components`](Impartial::components) and its [`known_nim_value`](Impartial::known_nim_value)
+//!   hook, so each independent part is valued once;
+//! - [`Search`]: win or loss with remoteness, under normal or misère play, by search over whole
+//!   positions (neither remoteness nor misère outcomes split over a sum);
+//! - [`mex`], the one minimum excludant.
 
 use crate::error::{Error, Result};
-use crate::game::{Impartial, Outcome};
+use crate::game::{Impartial, NimValue, Outcome, Play, Value};
+use crate::solve::retrograde::Solved;
 use std::collections::{HashMap, HashSet};
 
 /// The default cap on memoised positions: about a few GiB for small positions.
 pub const DEFAULT_POSITION_LIMIT: usize = 50_000_000;
 
-/// A memo table plus the rules, shared by the solvers below.
-struct Dag<G: Impartial, T> {
-    game: G,
-    memo: HashMap<G::Position, T>,
-    limit: usize,
-}
-
-struct Frame<P> {
-    position: P,
-    options: Vec<P>,
-    next: usize,
-}
-
-impl<G: Impartial, T: Copy> Dag<G, T> {
-    fn new(game: G) -> Self {
-        Dag {
-            game,
-            memo: HashMap::new(),
-            limit: DEFAULT_POSITION_LIMIT,
-        }
-    }
-
-    /// Evaluates `start`, where `combine` maps the options' values to the position's value.
-    fn evaluate(&mut self, start: &G::Position, combine: impl Fn(&[T]) -> T) -> Result<T> {
-        if let Some(&v) = self.memo.get(start) {
-            return Ok(v);
-        }
-        let mut on_stack: HashSet<G::Position> = HashSet::new();
-        let mut stack = vec![self.frame(start.clone())];
-        on_stack.insert(start.clone());
-        let mut values = Vec::new();
-        while let Some(top) = stack.last_mut() {
-            // Descend into the first option that is not known yet.
-            let mut child = None;
-            while top.next < top.options.len() {
-                let option = &top.options[top.next];
-                if self.memo.contains_key(option) {
-                    top.next += 1;
-                } else if on_stack.contains(option) {
-                    return Err(Error::Cycle(String::from("a repeated position")));
-                } else {
-                    child = Some(option.clone());
-                    break;
-                }
-            }
-            if let Some(child) = child {
-                if self.memo.len() + stack.len() >= self.limit {
-                    return Err(self.limit_error());
-                }
-                on_stack.insert(child.clone());
-                let frame = self.frame(child);
-                stack.push(frame);
-                continue;
-            }
-            let done = stack.pop().expect("stack is non-empty");
-            values.clear();
-            values.extend(done.options.iter().map(|o| self.memo[o]));
-            let value = combine(&values);
-            if self.memo.len() >= self.limit {
-                return Err(self.limit_error());
-            }
-            on_stack.remove(&done.position);
-            self.memo.insert(done.position, value);
-        }
-        Ok(self.memo[start])
-    }
-
-    fn limit_error(&self) -> Error {
-        Error::Limit(format!(
-            "more than {} positions; the game is too large for direct search",
-            self.limit
-        ))
-    }
-
-    fn frame(&self, position: G::Position) -> Frame<G::Position> {
-        let options = self.game.options(&position);
-        Frame {
-            position,
-            options,
-            next: 0,
-        }
-    }
-}
-
 /// The minimum excludant: the least value not in `values`.
+///
+/// ```
+/// assert_eq!(sprague::solve::mex(&[0, 1, 3]), 2);
+/// assert_eq!(sprague::solve::mex(&[]), 0);
+/// ```
 pub fn mex(values: &[u64]) -> u64 {
     let mut seen = vec![false; values.len() + 1];
     for &v in values {
@@ -106,18 +35,32 @@ pub fn mex(values: &[u64]) -> u64 {
     seen.iter().position(|&s| !s).unwrap_or(values.len()) as u64
 }
 
+fn limit_error(limit: usize) -> Error {
+    Error::Limit(format!(
+        "more than {limit} positions; the game is too large for direct search"
+    ))
+}
+
+fn cycle_error() -> Error {
+    Error::Cycle("a repeated position".into())
+}
+
 /// Nim values (Grundy values) of an acyclic impartial game under normal play, memoised.
 ///
+/// A position's value is the XOR of its components' values; a component's value comes from the
+/// game's [`Impartial::known_nim_value`] when it gives one, else from the mex of its options'.
 /// The search is iterative, so the depth of the game does not matter. A cycle is reported as
 /// [`Error::Cycle`]; use the loopy solvers for such games.
 ///
 /// ```
-/// use sprague::game::Impartial;
+/// use sprague::game::{Game, Impartial};
 /// use sprague::solve::NimValues;
 ///
 /// struct Bash3; // take 1..=3
-/// impl Impartial for Bash3 {
+/// impl Game for Bash3 {
 ///     type Position = u64;
+/// }
+/// impl Impartial for Bash3 {
 ///     fn options(&self, n: &u64) -> Vec<u64> { (1..=3).filter(|t| t <= n).map(|t| n - t).collect() }
 /// }
 /// let mut solver = NimValues::new(Bash3);
@@ -125,37 +68,156 @@ pub fn mex(values: &[u64]) -> u64 {
 /// # Ok::<(), sprague::Error>(())
 /// ```
 pub struct NimValues<G: Impartial> {
-    dag: Dag<G, u64>,
+    game: G,
+    memo: HashMap<G::Position, u64>,
+    limit: usize,
+}
+
+/// A component being valued: its options, each split into components, and how far the scan
+/// of them has got.
+struct Frame<P> {
+    component: P,
+    options: Vec<Vec<P>>,
+    option: usize,
+    part: usize,
 }
 
 impl<G: Impartial> NimValues<G> {
     /// A solver for `game` with an empty memo.
     pub fn new(game: G) -> Self {
         NimValues {
-            dag: Dag::new(game),
+            game,
+            memo: HashMap::new(),
+            limit: DEFAULT_POSITION_LIMIT,
         }
     }
 
     /// Caps the number of memoised positions; past it, [`Error::Limit`].
     pub fn with_position_limit(mut self, limit: usize) -> Self {
-        self.dag.limit = limit;
+        self.limit = limit;
         self
     }
 
     /// The game being solved.
     pub fn game(&self) -> &G {
-        &self.dag.game
+        &self.game
     }
 
-    /// The nim value of `position`.
+    /// The number of components memoised so far.
+    pub fn positions(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The nim value of `position`: the XOR of its components' values.
     ///
     /// # Errors
-    /// [`Error::Cycle`] if the game is loopy, [`Error::Limit`] past the position limit.
+    /// [`Error::Cycle`] if the game is loopy, [`Error::Limit`] past the position limit, and
+    /// whatever the game's hooks return.
     pub fn nim_value(&mut self, position: &G::Position) -> Result<u64> {
-        self.dag.evaluate(position, mex)
+        let mut x = 0;
+        for component in self.game.components(position) {
+            x ^= self.component_value(&component)?;
+        }
+        Ok(x)
+    }
+
+    /// The value of a component that is already known: memoised, or given by the game.
+    fn known(&mut self, component: &G::Position) -> Result<Option<u64>> {
+        if let Some(&g) = self.memo.get(component) {
+            return Ok(Some(g));
+        }
+        match self.game.known_nim_value(component)? {
+            None => Ok(None),
+            Some(NimValue::Finite(g)) => Ok(Some(g)),
+            Some(NimValue::Infinite(_)) => Err(cycle_error()),
+        }
+    }
+
+    fn frame(&self, component: G::Position) -> Result<Frame<G::Position>> {
+        let options = self
+            .game
+            .try_options(&component)?
+            .iter()
+            .map(|o| self.game.components(o))
+            .collect();
+        Ok(Frame {
+            component,
+            options,
+            option: 0,
+            part: 0,
+        })
+    }
+
+    /// The nim value of one component (not split further).
+    ///
+    /// # Errors
+    /// As for [`NimValues::nim_value`].
+    pub fn component_value(&mut self, start: &G::Position) -> Result<u64> {
+        if let Some(g) = self.known(start)? {
+            return Ok(g);
+        }
+        let mut on_stack: HashSet<G::Position> = HashSet::new();
+        on_stack.insert(start.clone());
+        let mut stack = vec![self.frame(start.clone())?];
+        let mut values = Vec::new();
+        while let Some(top) = stack.last_mut() {
+            // Find the next component of an option whose value is unknown.
+            let mut child = None;
+            while top.option < top.options.len() {
+                let parts = &top.options[top.option];
+                if top.part == parts.len() {
+                    top.option += 1;
+                    top.part = 0;
+                    continue;
+                }
+                let part = parts[top.part].clone();
+                top.part += 1;
+                if self.memo.contains_key(&part) {
+                    continue;
+                }
+                if on_stack.contains(&part) {
+                    return Err(cycle_error());
+                }
+                match self.game.known_nim_value(&part)? {
+                    Some(NimValue::Finite(g)) => {
+                        self.memo.insert(part, g);
+                    }
+                    Some(NimValue::Infinite(_)) => return Err(cycle_error()),
+                    None => {
+                        child = Some(part);
+                        break;
+                    }
+                }
+            }
+            if let Some(child) = child {
+                if self.memo.len() + stack.len() >= self.limit {
+                    return Err(limit_error(self.limit));
+                }
+                on_stack.insert(child.clone());
+                let frame = self.frame(child)?;
+                stack.push(frame);
+                continue;
+            }
+            let done = stack.pop().expect("the stack is not empty");
+            values.clear();
+            values.extend(
+                done.options
+                    .iter()
+                    .map(|parts| parts.iter().fold(0, |x, p| x ^ self.memo[p])),
+            );
+            if self.memo.len() >= self.limit {
+                return Err(limit_error(self.limit));
+            }
+            on_stack.remove(&done.component);
+            self.memo.insert(done.component, mex(&values));
+        }
+        Ok(self.memo[start])
     }
 
     /// The normal-play outcome of `position` (`N` or `P`).
+    ///
+    /// # Errors
+    /// As for [`NimValues::nim_value`].
     pub fn outcome(&mut self, position: &G::Position) -> Result<Outcome> {
         Ok(if self.nim_value(position)? == 0 {
             Outcome::P
@@ -165,74 +227,208 @@ impl<G: Impartial> NimValues<G> {
     }
 
     /// Every option of `position` with value 0: the winning moves.
+    ///
+    /// # Errors
+    /// As for [`NimValues::nim_value`].
     pub fn winning_moves(&mut self, position: &G::Position) -> Result<Vec<G::Position>> {
         let mut out = Vec::new();
-        for option in self.dag.game.options(position) {
+        for option in self.game.try_options(position)? {
             if self.nim_value(&option)? == 0 {
                 out.push(option);
             }
         }
         Ok(out)
     }
+}
 
-    /// The number of positions memoised so far.
-    pub fn positions(&self) -> usize {
-        self.dag.memo.len()
+/// The value of a position from its options' values under `play`: a win is 1 + the least
+/// remoteness of a losing option, a loss 1 + the greatest remoteness of all.
+fn from_options(play: Play, options: &[Solved]) -> Solved {
+    if options.is_empty() {
+        let value = match play {
+            Play::Normal => Value::Lose,
+            Play::Misere => Value::Win,
+        };
+        return Solved {
+            value,
+            remoteness: Some(0),
+        };
+    }
+    let remoteness = |o: &Solved| o.remoteness.unwrap_or(0);
+    let fastest_win = options
+        .iter()
+        .filter(|o| o.value == Value::Lose)
+        .map(remoteness)
+        .min();
+    match fastest_win {
+        Some(r) => Solved {
+            value: Value::Win,
+            remoteness: Some(r + 1),
+        },
+        None => Solved {
+            value: Value::Lose,
+            remoteness: Some(1 + options.iter().map(remoteness).max().unwrap_or(0)),
+        },
     }
 }
 
-/// Misère outcomes (the player unable to move wins) of an acyclic impartial game, by direct
-/// memoised search. Exponential in general: the oracle for misère theory on small games.
+/// Outcomes and remoteness of an acyclic impartial game by direct memoised search over whole
+/// positions, under normal or misère play (the player unable to move wins). Exponential in
+/// general: the oracle for misère theory on small games, and the remoteness of small sums.
 ///
 /// ```
-/// use sprague::game::{Impartial, Outcome, Sum};
-/// use sprague::solve::MisereOutcomes;
+/// use sprague::game::{Game, Impartial, Outcome, Play, Sum};
+/// use sprague::solve::Search;
 ///
 /// struct Nim;
-/// impl Impartial for Nim {
+/// impl Game for Nim {
 ///     type Position = u64;
+/// }
+/// impl Impartial for Nim {
 ///     fn options(&self, n: &u64) -> Vec<u64> { (0..*n).collect() }
 /// }
-/// let mut misere = MisereOutcomes::new(Sum(Nim));
+/// let mut misere = Search::new(Sum(Nim), Play::Misere);
 /// assert_eq!(misere.outcome(&vec![1, 1])?, Outcome::N); // take one, leave the last to the opponent
 /// assert_eq!(misere.outcome(&vec![1, 1, 1])?, Outcome::P);
+/// let mut normal = Search::new(Sum(Nim), Play::Normal);
+/// assert_eq!(normal.solve(&vec![2, 2])?.remoteness, Some(4));
 /// # Ok::<(), sprague::Error>(())
 /// ```
-pub struct MisereOutcomes<G: Impartial> {
-    dag: Dag<G, bool>,
+pub struct Search<G: Impartial> {
+    game: G,
+    play: Play,
+    memo: HashMap<G::Position, Solved>,
+    limit: usize,
+    work: u64,
+    work_limit: u64,
 }
 
-impl<G: Impartial> MisereOutcomes<G> {
-    /// A solver for `game` with an empty memo.
-    pub fn new(game: G) -> Self {
-        MisereOutcomes {
-            dag: Dag::new(game),
+struct SearchFrame<P> {
+    position: P,
+    options: Vec<P>,
+    next: usize,
+}
+
+impl<G: Impartial> Search<G> {
+    /// A solver for `game` under `play`, with an empty memo.
+    pub fn new(game: G, play: Play) -> Self {
+        Search {
+            game,
+            play,
+            memo: HashMap::new(),
+            limit: DEFAULT_POSITION_LIMIT,
+            work: 0,
+            work_limit: u64::MAX,
         }
+    }
+
+    /// Caps the options listed in all (a search of few positions with huge option lists is
+    /// slow too); past it, [`Error::Limit`].
+    pub fn with_work_limit(mut self, options: u64) -> Self {
+        self.work_limit = options;
+        self
     }
 
     /// Caps the number of memoised positions; past it, [`Error::Limit`].
     pub fn with_position_limit(mut self, limit: usize) -> Self {
-        self.dag.limit = limit;
+        self.limit = limit;
         self
     }
 
     /// The game being solved.
     pub fn game(&self) -> &G {
-        &self.dag.game
+        &self.game
     }
 
-    /// The misère outcome of `position`: `N` if the player to move wins.
+    /// The play convention.
+    pub fn play(&self) -> Play {
+        self.play
+    }
+
+    /// The number of positions memoised so far.
+    pub fn positions(&self) -> usize {
+        self.memo.len()
+    }
+
+    fn frame(&mut self, position: G::Position) -> Result<SearchFrame<G::Position>> {
+        let options = self.game.try_options(&position)?;
+        self.work = self.work.saturating_add(options.len() as u64 + 1);
+        if self.work > self.work_limit {
+            return Err(Error::Limit(format!(
+                "more than {} options; the game is too large for direct search",
+                self.work_limit
+            )));
+        }
+        Ok(SearchFrame {
+            position,
+            options,
+            next: 0,
+        })
+    }
+
+    /// Win or loss, with remoteness (always `Some`), of `start`.
+    ///
+    /// # Errors
+    /// [`Error::Cycle`] if the game is loopy, [`Error::Limit`] past the position limit, and
+    /// whatever listing the options returns.
+    pub fn solve(&mut self, start: &G::Position) -> Result<Solved> {
+        if let Some(&s) = self.memo.get(start) {
+            return Ok(s);
+        }
+        let mut on_stack: HashSet<G::Position> = HashSet::new();
+        on_stack.insert(start.clone());
+        let mut stack = vec![self.frame(start.clone())?];
+        let mut values = Vec::new();
+        while let Some(top) = stack.last_mut() {
+            let mut child = None;
+            while top.next < top.options.len() {
+                let option = &top.options[top.next];
+                if self.memo.contains_key(option) {
+                    top.next += 1;
+                } else if on_stack.contains(option) {
+                    return Err(cycle_error());
+                } else {
+                    child = Some(option.clone());
+                    break;
+                }
+            }
+            if let Some(child) = child {
+                if self.memo.len() + stack.len() >= self.limit {
+                    return Err(limit_error(self.limit));
+                }
+                on_stack.insert(child.clone());
+                let frame = self.frame(child)?;
+                stack.push(frame);
+                continue;
+            }
+            let done = stack.pop().expect("the stack is not empty");
+            values.clear();
+            values.extend(done.options.iter().map(|o| self.memo[o]));
+            if self.memo.len() >= self.limit {
+                return Err(limit_error(self.limit));
+            }
+            on_stack.remove(&done.position);
+            self.memo
+                .insert(done.position, from_options(self.play, &values));
+        }
+        Ok(self.memo[start])
+    }
+
+    /// The outcome of `position`: `N` if the player to move wins.
+    ///
+    /// # Errors
+    /// As for [`Search::solve`].
     pub fn outcome(&mut self, position: &G::Position) -> Result<Outcome> {
-        let wins = self.dag.evaluate(position, |options| {
-            options.is_empty() || options.iter().any(|&w| !w)
-        })?;
-        Ok(if wins { Outcome::N } else { Outcome::P })
+        Ok(self.solve(position)?.outcome())
     }
 
-    /// Every option of `position` that wins under misère play.
+    /// Every option of `position` that wins.
+    ///
+    /// # Errors
+    /// As for [`Search::solve`].
     pub fn winning_moves(&mut self, position: &G::Position) -> Result<Vec<G::Position>> {
         let mut out = Vec::new();
-        for option in self.dag.game.options(position) {
+        for option in self.game.try_options(position)? {
             if self.outcome(&option)? == Outcome::P {
                 out.push(option);
             }
@@ -244,21 +440,53 @@ impl<G: Impartial> MisereOutcomes<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Sum;
+    use crate::game::{Game, Sum};
 
     struct Subtraction(Vec<u64>);
-    impl Impartial for Subtraction {
+    impl Game for Subtraction {
         type Position = u64;
+    }
+    impl Impartial for Subtraction {
         fn options(&self, n: &u64) -> Vec<u64> {
             self.0.iter().filter(|&&t| t <= *n).map(|t| n - t).collect()
         }
     }
 
     struct Loop;
-    impl Impartial for Loop {
+    impl Game for Loop {
         type Position = u8;
+    }
+    impl Impartial for Loop {
         fn options(&self, p: &u8) -> Vec<u8> {
             vec![(p + 1) % 3]
+        }
+    }
+
+    /// Kayles on rows of pins, where a position is the multiset of rows and each row is a
+    /// component.
+    struct Kayles;
+    impl Game for Kayles {
+        type Position = Vec<u64>;
+    }
+    impl Impartial for Kayles {
+        fn options(&self, rows: &Vec<u64>) -> Vec<Vec<u64>> {
+            let mut out = Vec::new();
+            for (i, &n) in rows.iter().enumerate() {
+                for take in 1..=2.min(n) {
+                    for left in 0..=n - take {
+                        let right = n - take - left;
+                        let mut next: Vec<u64> = rows.clone();
+                        next.remove(i);
+                        next.extend([left, right].into_iter().filter(|&r| r > 0));
+                        next.sort_unstable();
+                        out.push(next);
+                    }
+                }
+            }
+            out
+        }
+        fn components(&self, rows: &Vec<u64>) -> Vec<Vec<u64>> {
+            rows.iter().map(|&r| vec![r]).collect()
         }
     }
 
@@ -284,6 +512,29 @@ mod tests {
     }
 
     #[test]
+    fn components_are_valued_once_and_xored() {
+        // Kayles values 0..12: 0 1 2 3 1 4 3 2 1 4 2 6 4.
+        let expected = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4];
+        let mut solver = NimValues::new(Kayles);
+        for (n, &g) in expected.iter().enumerate() {
+            assert_eq!(solver.nim_value(&vec![n as u64]).unwrap(), g, "row {n}");
+        }
+        assert_eq!(solver.nim_value(&vec![5, 11, 3]).unwrap(), 4 ^ 6 ^ 3);
+        // Only single rows were memoised, never sums of rows.
+        assert!(solver.positions() <= expected.len());
+        // The same values by search over whole positions, without splitting.
+        let mut whole = Search::new(Kayles, Play::Normal);
+        for rows in [vec![5, 11], vec![1, 2, 3], vec![4, 8]] {
+            let split = solver.nim_value(&rows).unwrap();
+            assert_eq!(
+                whole.outcome(&rows).unwrap() == Outcome::P,
+                split == 0,
+                "{rows:?}"
+            );
+        }
+    }
+
+    #[test]
     fn deep_game_does_not_overflow_the_stack() {
         let mut solver = NimValues::new(Subtraction(vec![1, 3, 4]));
         assert_eq!(
@@ -296,18 +547,22 @@ mod tests {
     fn cycles_are_reported() {
         let mut solver = NimValues::new(Loop);
         assert!(matches!(solver.nim_value(&0), Err(Error::Cycle(_))));
+        let mut search = Search::new(Loop, Play::Normal);
+        assert!(matches!(search.solve(&0), Err(Error::Cycle(_))));
     }
 
     #[test]
     fn position_limit_is_enforced() {
         let mut solver = NimValues::new(Subtraction(vec![1])).with_position_limit(10);
         assert!(matches!(solver.nim_value(&100), Err(Error::Limit(_))));
+        let mut search = Search::new(Subtraction(vec![1]), Play::Normal).with_position_limit(10);
+        assert!(matches!(search.solve(&100), Err(Error::Limit(_))));
     }
 
     #[test]
     fn misere_nim_follows_the_known_rule() {
         // Misère Nim: with all heaps ≤ 1 the player to move wins iff the XOR is 0, else iff it is not.
-        let mut misere = MisereOutcomes::new(Sum(Subtraction((1..=6).collect())));
+        let mut misere = Search::new(Sum(Subtraction((1..=6).collect())), Play::Misere);
         for a in 0..5u64 {
             for b in 0..5u64 {
                 for c in 0..4u64 {
@@ -318,6 +573,31 @@ mod tests {
                     let expected = if wins { Outcome::N } else { Outcome::P };
                     assert_eq!(misere.outcome(&heaps).unwrap(), expected, "{heaps:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn remoteness_wins_fastest_and_loses_slowest() {
+        // Subtraction {1, 2}: P-positions are multiples of 3; from 3k + r the winner takes r,
+        // then answers every move to reach the next multiple of 3: 2k + 1 moves. From 3k the
+        // loser takes 1 each time: 2k moves.
+        let mut search = Search::new(Subtraction(vec![1, 2]), Play::Normal);
+        for n in 0..30u64 {
+            let s = search.solve(&n).unwrap();
+            let (k, r) = (n / 3, n % 3);
+            if r == 0 {
+                assert_eq!(
+                    (s.value, s.remoteness),
+                    (Value::Lose, Some(2 * k as u32)),
+                    "{n}"
+                );
+            } else {
+                assert_eq!(
+                    (s.value, s.remoteness),
+                    (Value::Win, Some(2 * k as u32 + 1)),
+                    "{n}"
+                );
             }
         }
     }

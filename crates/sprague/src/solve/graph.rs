@@ -449,10 +449,12 @@ impl<P: Clone + Eq + std::hash::Hash> Explored<P> {
 /// [`Error::Limit`] if more than `limit` positions are reachable.
 ///
 /// ```
-/// use sprague::game::{NormalPlay, Impartial};
+/// use sprague::game::{Game, Impartial, NormalPlay};
 /// struct Cycle;
-/// impl Impartial for Cycle {
+/// impl Game for Cycle {
 ///     type Position = u8;
+/// }
+/// impl Impartial for Cycle {
 ///     fn options(&self, p: &u8) -> Vec<u8> { vec![(p + 1) % 4] }
 /// }
 /// let explored = sprague::solve::explore(&NormalPlay(Cycle), [0], 100)?;

@@ -199,9 +199,11 @@ impl<P: Clone + Eq + Hash> LoopySolution<P> {
 /// Views an impartial game by reference as a [`TwoPlayer`] game under normal play.
 struct ByRef<'a, G>(&'a G);
 
-impl<G: Impartial> TwoPlayer for ByRef<'_, G> {
+impl<G: Impartial> crate::game::Game for ByRef<'_, G> {
     type Position = G::Position;
+}
 
+impl<G: Impartial> TwoPlayer for ByRef<'_, G> {
     fn terminal(&self, _position: &G::Position) -> Option<Terminal> {
         None
     }
@@ -218,11 +220,13 @@ impl<G: Impartial> TwoPlayer for ByRef<'_, G> {
 /// [`crate::Error::Limit`] past [`DEFAULT_POSITION_LIMIT`] reachable positions.
 ///
 /// ```
-/// use sprague::game::{Impartial, NimValue};
+/// use sprague::game::{Game, Impartial, NimValue};
 /// // A heap where a move takes one token, or puts one back while below 3.
 /// struct UpDown;
-/// impl Impartial for UpDown {
+/// impl Game for UpDown {
 ///     type Position = u8;
+/// }
+/// impl Impartial for UpDown {
 ///     fn options(&self, &n: &u8) -> Vec<u8> {
 ///         let mut out = Vec::new();
 ///         if n > 0 { out.push(n - 1) }
@@ -259,9 +263,10 @@ pub fn loopy_nim_values_from<G: Impartial>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Value;
     use crate::solve::dag::mex;
+    use crate::solve::retrograde::retrograde;
     use crate::solve::retrograde::tests::random_graph;
-    use crate::solve::retrograde::{retrograde, Value};
     use crate::solve::sum;
     use proptest::prelude::*;
 
@@ -482,8 +487,11 @@ mod tests {
     fn generic_front_door_explores_reachable_positions() {
         // 4 -> {0, 3}; 0 <-> 1 -> 2 (no move); 3 -> 3.
         struct Small;
-        impl Impartial for Small {
+        impl crate::game::Game for Small {
             type Position = u8;
+        }
+
+        impl Impartial for Small {
             fn options(&self, &n: &u8) -> Vec<u8> {
                 match n {
                     0 => vec![1],

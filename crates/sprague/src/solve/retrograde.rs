@@ -18,37 +18,13 @@
 //! draw, and both to a loss. Ties and draws are both outcome [`Outcome::D`].
 
 use crate::error::Result;
-use crate::game::{Outcome, Terminal, TwoPlayer};
+use crate::game::{Outcome, Terminal, TwoPlayer, Value};
 use crate::solve::graph::{explore, Explored, Graph};
 use serde::Serialize;
 use std::hash::Hash;
 
 /// The most positions [`solve_game`] explores.
 pub const DEFAULT_POSITION_LIMIT: usize = 20_000_000;
-
-/// The value of a position for the player to move, as retrograde analysis finds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-pub enum Value {
-    /// The player to move can force a win.
-    Win,
-    /// The opponent can force a win.
-    Lose,
-    /// Neither can force a win, and the player to move can force the game to end in a tie.
-    Tie,
-    /// Neither can force a win, and play goes on for ever.
-    Draw,
-}
-
-impl Value {
-    /// The outcome class: win is `N`, lose is `P`, tie and draw are `D`.
-    pub const fn outcome(self) -> Outcome {
-        match self {
-            Value::Win => Outcome::N,
-            Value::Lose => Outcome::P,
-            Value::Tie | Value::Draw => Outcome::D,
-        }
-    }
-}
 
 /// A solved position: its value and remoteness (the number of moves to the end under perfect
 /// play; `None` for draws).
@@ -147,7 +123,8 @@ impl Retrograde {
 /// # Examples
 ///
 /// ```
-/// use sprague::solve::{retrograde, Graph, Value};
+/// use sprague::game::Value;
+/// use sprague::solve::{retrograde, Graph};
 /// // 0 -> 1 -> 2 (no moves), and 3 <-> 4 forever.
 /// let g = Graph::from_edges(5, &[(0, 1), (1, 2), (3, 4), (4, 3), (3, 0)]);
 /// let r = retrograde(&g, |_| None);
@@ -289,12 +266,14 @@ impl<P: Clone + Eq + Hash> Solution<P> {
 /// [`crate::Error::Limit`] past [`DEFAULT_POSITION_LIMIT`] reachable positions.
 ///
 /// ```
-/// use sprague::game::{Terminal, TwoPlayer, Outcome};
+/// use sprague::game::{Game, Outcome, Terminal, TwoPlayer};
 /// // A counter from 0 to 3 where each move adds 1 or 2; whoever reaches 3 wins, so the player
 /// // to move at 3 has lost.
 /// struct Race;
-/// impl TwoPlayer for Race {
+/// impl Game for Race {
 ///     type Position = u8;
+/// }
+/// impl TwoPlayer for Race {
 ///     fn terminal(&self, p: &u8) -> Option<Terminal> { (*p >= 3).then_some(Terminal::Loss) }
 ///     fn options(&self, p: &u8) -> Vec<u8> { vec![p + 1, p + 2] }
 /// }

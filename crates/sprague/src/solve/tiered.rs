@@ -35,13 +35,15 @@
 //!   graph of the tier (16 bytes an edge).
 //! - Optionally provide [`TieredGame::canonical`] for symmetry.
 //! - Test with [`check_consistency`] over each tier, and against a plain search on small cases.
-//! - Save and reopen results with [`crate::db`].
+//! - Save and reopen results through a [`crate::solve::store::Store`]; [`Strong`] does it for
+//!   queries of single positions.
 //!
 //! Memory: 2 bytes a rank for the records, plus, while a loopy tier is solved, 1 byte a rank of
 //! that tier for the counters and the frontier lists.
 
 use crate::error::{Error, Result};
-use crate::game::Terminal;
+pub use crate::game::Value;
+use crate::game::{Game, Terminal};
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -56,10 +58,7 @@ pub const MAX_REMOTENESS: u16 = 0x3FFE;
 /// inverse on legal positions, and, where they provide un-moves, make
 /// [`parents`](TieredGame::parents) the exact inverse of
 /// [`children`](TieredGame::children).
-pub trait TieredGame: Sync {
-    /// A position, with whose turn it is.
-    type Position: Copy + Eq + Send + Sync;
-
+pub trait TieredGame: Game<Position: Copy + Send + Sync> + Sync {
     /// The number of tiers.
     fn tier_count(&self) -> usize;
 
@@ -111,8 +110,6 @@ pub trait TieredGame: Sync {
         *position
     }
 }
-
-pub use crate::solve::retrograde::Value;
 
 /// A solved position: value (2 bits) and remoteness (14 bits) in one `u16`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1077,9 +1074,11 @@ impl ExplicitGame {
     }
 }
 
-impl TieredGame for ExplicitGame {
+impl crate::game::Game for ExplicitGame {
     type Position = u32;
+}
 
+impl TieredGame for ExplicitGame {
     fn tier_count(&self) -> usize {
         self.members.len()
     }

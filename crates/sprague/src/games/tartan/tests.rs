@@ -1,8 +1,7 @@
 use super::*;
-use crate::analysis;
-use crate::game::Play;
+use crate::game::Notation;
+use crate::games::coins::CoinGame;
 use crate::solve::NimValues;
-use crate::spec::{parse_game, parse_position};
 use proptest::prelude::*;
 
 fn rules() -> Vec<TartanRule> {
@@ -24,31 +23,19 @@ fn rules() -> Vec<TartanRule> {
 }
 
 fn rule_of(spec: &str) -> TartanRule {
-    if let Some(p) = spec.strip_prefix("tartan:") {
-        let (x, y, spec) = parse_factors(spec, p).unwrap();
-        return TartanRule { spec, x, y };
-    }
     let (name, params) = spec
         .split_once(':')
         .map_or((spec, None), |(n, p)| (n, Some(p)));
-    let (x, y) = match (name, params) {
-        ("corners", None) => (CoinRule::Twins(None), CoinRule::Twins(None)),
-        ("corners", Some(p)) => {
-            let (w, h) = parse_bounds(spec, p, 2).unwrap();
-            (CoinRule::Twins(Some(w)), CoinRule::Twins(Some(h)))
-        }
-        ("rectangles", None) => (CoinRule::Ruler, CoinRule::Ruler),
-        ("rectangles", Some(p)) => {
-            let (w, h) = parse_bounds(spec, p, 1).unwrap();
-            (CoinRule::RulerBounded(w), CoinRule::RulerBounded(h))
-        }
-        _ => unreachable!(),
-    };
-    TartanRule {
-        spec: spec.to_string(),
-        x,
-        y,
-    }
+    parse_tartan(name, params).unwrap().unwrap()
+}
+
+/// The winning moves of `heads` from the algebra, as the positions they leave.
+fn winning(rule: &TartanRule, heads: &[(u64, u64)]) -> Vec<Vec<(u64, u64)>> {
+    CoinGame(rule.clone())
+        .options_with_nim_value(&heads.to_vec(), 0, 1000)
+        .unwrap()
+        .unwrap()
+        .items
 }
 
 fn mex(values: &[u64]) -> u64 {
@@ -187,16 +174,6 @@ fn whole_boards_of_16_cells_match_brute_force() {
     check_whole_boards(&[(4, 4), (5, 3), (3, 5)]);
 }
 
-fn words(spec: &str, heads: &[(u64, u64)]) -> Vec<String> {
-    std::iter::once(spec.to_string())
-        .chain(heads.iter().map(|(x, y)| format!("{x},{y}")))
-        .collect()
-}
-
-fn heads_of(json: &Json) -> Vec<(u64, u64)> {
-    serde_json::from_value(json.clone()).unwrap()
-}
-
 #[test]
 fn winning_moves_are_winning_on_5x5_boards() {
     let mut state = 7;
@@ -213,35 +190,18 @@ fn winning_moves_are_winning_on_5x5_boards() {
                 .filter(|i| bits >> i & 1 == 1)
                 .map(|i| (i % width, i / width))
                 .collect();
-            let report = analysis::value(
-                &parse_position(&words(&rule.spec, &heads)).unwrap(),
-                Play::Normal,
-            )
-            .unwrap();
+            let moves = winning(&rule, &heads);
             let value = value_of(&rule, &heads);
-            assert_eq!(report.nim_value, Some(value));
-            assert_eq!(
-                report.winning_moves.is_empty(),
-                value == 0,
-                "{} {heads:?}",
-                rule.spec
-            );
-            for m in &report.winning_moves {
-                let after = heads_of(&m.position);
-                assert_eq!(
-                    value_of(&rule, &after),
-                    0,
-                    "{} {heads:?}: {}",
-                    rule.spec,
-                    m.text
-                );
+            assert_eq!(moves.is_empty(), value == 0, "{} {heads:?}", rule.spec);
+            for after in &moves {
+                let text = CoinGame(rule.clone()).write_move(&heads, after);
+                assert_eq!(value_of(&rule, after), 0, "{} {heads:?}: {text}", rule.spec,);
                 if width == 4 {
                     // The move is a real move of the board: brute force lists the position.
                     let after_bits = after.iter().fold(0u64, |b, (x, y)| b | 1 << (y * 4 + x));
                     assert!(
                         solver.winning_moves(&bits).unwrap().contains(&after_bits),
-                        "{}",
-                        m.text
+                        "{text}"
                     );
                 }
             }
@@ -267,57 +227,62 @@ fn huge_coordinates_answer_from_the_algebra() {
                 )
             })
             .collect();
-        let report =
-            analysis::value(&parse_position(&words(spec, &heads)).unwrap(), Play::Normal).unwrap();
+        let mut heads = crate::games::coins::cancel_pairs(heads);
+        heads.sort();
         let value = value_of(&rule, &heads);
         assert_ne!(value, 0);
         // Ruler moves from heads with a large power of 2 may be too long to list; the others
         // give at least one winning move for the head that holds the top bit.
-        assert!(!report.winning_moves.is_empty(), "{spec}");
-        for m in &report.winning_moves {
-            assert_eq!(
-                value_of(&rule, &heads_of(&m.position)),
-                0,
-                "{spec}: {}",
-                m.text
-            );
+        let moves = winning(&rule, &heads);
+        assert!(!moves.is_empty(), "{spec}");
+        for after in &moves {
+            assert_eq!(value_of(&rule, after), 0, "{spec}");
         }
     }
 }
 
 #[test]
 fn the_corners_example() {
-    let report = analysis::value(
-        &parse_position(&["corners", "1,1", "2,3", "5,2"]).unwrap(),
-        Play::Normal,
-    )
-    .unwrap();
-    assert_eq!(report.nim_value, Some(1 ^ mul(2, 3) ^ mul(5, 2)));
-    let m = &report.winning_moves[0];
-    assert_eq!(value_of(&rule_of("corners"), &heads_of(&m.position)), 0);
-    assert!(m.text.starts_with("flip x="), "{}", m.text);
+    let rule = rule_of("corners");
+    let game = CoinGame(rule.clone());
+    let heads = game.parse_position(&["1,1", "2,3", "5,2"]).unwrap();
+    assert_eq!(value_of(&rule, &heads), 1 ^ mul(2, 3) ^ mul(5, 2));
+    let moves = winning(&rule, &heads);
+    assert_eq!(value_of(&rule, &moves[0]), 0);
+    assert!(game.write_move(&heads, &moves[0]).starts_with("flip x="));
 }
 
 #[test]
 fn bad_specs_and_positions_are_errors() {
-    assert!(parse_game("corners:1,3").is_err());
-    assert!(parse_game("corners:3").is_err());
-    assert!(parse_game("rectangles:0,3").is_err());
-    assert!(parse_game("rectangles:x,3").is_err());
-    assert!(parse_game("tartan").is_err());
-    assert!(parse_game("tartan:ruler").is_err());
-    assert!(parse_game("tartan:ruler*nim").is_err());
-    assert!(parse_game("tartan:ruler:0*turtles").is_err());
-    assert!(parse_game("tartan:twins:1*turtles").is_err());
+    for (name, params) in [
+        ("corners", Some("1,3")),
+        ("corners", Some("3")),
+        ("rectangles", Some("0,3")),
+        ("rectangles", Some("x,3")),
+        ("tartan", None),
+        ("tartan", Some("ruler")),
+        ("tartan", Some("ruler*nim")),
+        ("tartan", Some("ruler:0*turtles")),
+        ("tartan", Some("twins:1*turtles")),
+    ] {
+        assert!(
+            matches!(parse_tartan(name, params), Some(Err(_))),
+            "{name}:{params:?}"
+        );
+    }
     assert_eq!(
-        parse_game("tartan:Ruler:3*twins").unwrap().spec(),
+        parse_tartan("tartan", Some("Ruler:3*twins"))
+            .unwrap()
+            .unwrap()
+            .spec,
         "tartan:ruler:3*twins"
     );
-    assert!(parse_position(&["corners", "3"]).is_err());
-    assert!(parse_position(&["corners", "3,x"]).is_err());
-    assert!(parse_position(&["corners", "18446744073709551615,0"]).is_err());
-    let p = parse_position(&["corners", "3,4", "1,1", "3,4"]).unwrap();
-    assert_eq!(p.to_json(), serde_json::json!([[1, 1]]));
+    let game = CoinGame(rule_of("corners"));
+    assert!(game.parse_position(&["3"]).is_err());
+    assert!(game.parse_position(&["3,x"]).is_err());
+    assert!(game.parse_position(&["18446744073709551615,0"]).is_err());
+    let heads = game.parse_position(&["3,4", "1,1", "3,4"]).unwrap();
+    assert_eq!(game.position_json(&heads), serde_json::json!([[1, 1]]));
 }
 
 proptest! {
@@ -330,33 +295,5 @@ proptest! {
         let (alpha, beta) = found.unwrap();
         prop_assert!(alpha < a && beta < b);
         prop_assert_eq!(mul(alpha, b) ^ mul(a, beta) ^ mul(alpha, beta), t);
-    }
-}
-
-#[test]
-fn catalog_examples_of_this_module_and_coins_and_flip_work() {
-    use crate::spec::Family;
-    let families: [&dyn Family; 3] = [
-        &TartanFamily,
-        &crate::games::coins::CoinFamily,
-        &crate::games::flipping::FlipFamily,
-    ];
-    for family in families {
-        for entry in family.catalog() {
-            let words: Vec<&str> = entry.example.split_whitespace().collect();
-            let position = parse_position(&words).unwrap();
-            let report = analysis::value(&position, Play::Normal).unwrap();
-            assert_eq!(
-                report.winning_moves.is_empty(),
-                report.nim_value == Some(0),
-                "{}",
-                entry.example
-            );
-            assert!(
-                analysis::moves(&position, Play::Normal).is_ok(),
-                "{}",
-                entry.example
-            );
-        }
     }
 }

@@ -1,0 +1,929 @@
+//! The one registry of games: every spec with its parameters, position syntax, summary,
+//! examples, kind and layout, and the builder that turns a spec into a game. The command line,
+//! the server, `sprague catalog` and `--help` all read it; nothing else lists games.
+//!
+//! A [`Catalog`] holds the [`Settings`] games are built with (where strong solutions are kept,
+//! the caps of scripts): the front end chooses them, the library reads no environment.
+//!
+//! ```
+//! use sprague::catalog::Catalog;
+//! let catalog = Catalog::default();
+//! assert_eq!(catalog.game("sub:4,1,3")?.spec(), "sub:1,3,4");
+//! assert!(catalog.game("sub:1,x").is_err());
+//! let position = catalog.parse_position(&["kayles", "5", "+", "nim", "3"])?;
+//! assert_eq!(position.to_string(), "kayles 5 + nim 3");
+//! // The README's example: what `sprague value kayles 10 + nim 3` reports.
+//! let position = catalog.parse_position(&["kayles", "10", "+", "nim", "3"])?;
+//! let report = sprague::analysis::value(&position, sprague::game::Play::Normal)?;
+//! assert_eq!(report.nim_value, Some(1));
+//! # Ok::<(), sprague::Error>(())
+//! ```
+
+use crate::erased::{parse_sum, DynGame, EvaluatedGame, ImpartialGame, Position};
+use crate::error::{Error, Result};
+use crate::game::{Evaluated, Impartial, Notation};
+use crate::games::{
+    cards, circle, coins, ends, fibonacci, flipping, median, mnk, moore, nim, octal,
+};
+use crate::games::{queues, quixo, strips, subtraction, tartan, teeko, wythoff};
+use crate::heap::{Code, HeapGame, HeapRules, HeapValues};
+use crate::solve::store::{FileStore, Store};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A game chosen at run time.
+pub type GameRef = Arc<dyn DynGame>;
+
+/// What kind of game an entry is, for front ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Kind {
+    /// Impartial: nim values, sums with every other impartial game, misère play.
+    Impartial,
+    /// Scored: the game's value is a number the players fight over.
+    Scored,
+    /// A board solved whole by retrograde analysis (wins, losses, ties, draws, remoteness).
+    Board,
+    /// A two-player game that may go on for ever (draws).
+    Loopy,
+    /// A game written as a script: its kind depends on the script.
+    Script,
+}
+
+/// How front ends draw an entry's positions (the exact board size comes with the game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Shape {
+    /// Heaps of tokens.
+    Heaps,
+    /// A row of coins.
+    Coins,
+    /// A grid of cells.
+    Board,
+    /// Text.
+    Text,
+}
+
+/// A spec split into its name (lower case) and parameters, as builders get it.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec<'a> {
+    /// The spec as written.
+    pub text: &'a str,
+    /// The name, lower case (for take-and-break codes, the code).
+    pub name: &'a str,
+    /// What follows the first `:`, if anything.
+    pub params: Option<&'a str>,
+}
+
+impl Spec<'_> {
+    /// An [`Error::Spec`] about this spec.
+    pub fn error(&self, reason: impl Into<String>) -> Error {
+        Error::spec(self.text, reason)
+    }
+
+    /// The parameters, or an error naming an example.
+    ///
+    /// # Errors
+    /// [`Error::Spec`] when there are none.
+    pub fn params(&self, example: &str) -> Result<&str> {
+        match self.params {
+            Some(p) if !p.trim().is_empty() => Ok(p.trim()),
+            _ => Err(self.error(format!("{} needs parameters, as in {example}", self.name))),
+        }
+    }
+
+    /// An error if parameters were given.
+    ///
+    /// # Errors
+    /// [`Error::Spec`] when there are some.
+    pub fn no_params(&self) -> Result<()> {
+        match self.params {
+            Some(_) => Err(self.error(format!("{} takes no parameters", self.name))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The settings games are built with: chosen by the front end.
+#[derive(Clone)]
+pub struct Settings {
+    /// Where strong solutions of boards are kept.
+    pub store: Arc<dyn Store>,
+    /// The caps of `script:PATH` games.
+    #[cfg(feature = "rhai")]
+    pub script: crate::script::Limits,
+}
+
+impl Default for Settings {
+    /// Solutions in memory only, the default script caps.
+    fn default() -> Self {
+        Settings {
+            store: Arc::new(FileStore::memory()),
+            #[cfg(feature = "rhai")]
+            script: crate::script::Limits::DEFAULT,
+        }
+    }
+}
+
+/// How an entry recognises a spec's name.
+#[derive(Clone, Copy, Debug)]
+pub enum Matcher {
+    /// Exactly this name (before any `:`).
+    Name(&'static str),
+    /// A take-and-break code written as the name (`0.77`, `4.07`).
+    Code,
+}
+
+/// Builds a game from a spec that matched its entry.
+pub type Builder = fn(&Spec<'_>, &Settings) -> Result<GameRef>;
+
+/// A catalog entry: how to write one game and its positions, and how to build it.
+#[derive(Clone)]
+pub struct Entry {
+    /// The spec's name or pattern, e.g. `sub:S`.
+    pub spec: &'static str,
+    /// What the parameters mean (empty if none).
+    pub params: &'static str,
+    /// The position syntax.
+    pub position: &'static str,
+    /// A one-line summary, including any rule choices we made.
+    pub summary: &'static str,
+    /// An example command-line position.
+    pub example: &'static str,
+    /// More examples.
+    pub examples: &'static [&'static str],
+    /// What kind of game it is.
+    pub kind: Kind,
+    /// How its positions are drawn.
+    pub layout: Shape,
+    /// How a spec's name is recognised.
+    pub matcher: Matcher,
+    /// The builder.
+    pub build: Builder,
+}
+
+/// An entry as `sprague catalog --json` prints it.
+#[derive(Serialize)]
+struct EntryJson<'a> {
+    spec: &'a str,
+    name: &'a str,
+    params: &'a str,
+    position: &'a str,
+    summary: &'a str,
+    example: &'a str,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    examples: &'a [&'a str],
+    kind: Kind,
+    layout: Shape,
+}
+
+impl Serialize for Entry {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        EntryJson {
+            spec: self.spec,
+            name: self.name(),
+            params: self.params,
+            position: self.position,
+            summary: self.summary,
+            example: self.example,
+            examples: self.examples,
+            kind: self.kind,
+            layout: self.layout,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entry")
+            .field("spec", &self.spec)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Entry {
+    /// The name front ends match specs against: the spec up to its `:`.
+    pub fn name(&self) -> &'static str {
+        self.spec.split(':').next().unwrap_or(self.spec)
+    }
+
+    fn matches(&self, name: &str) -> bool {
+        match self.matcher {
+            Matcher::Name(n) => n == name,
+            Matcher::Code => octal::looks_like_code(name),
+        }
+    }
+}
+
+/// A heap game over `rules`, with its table for `table` and `period`.
+fn heap(spec: impl Into<String>, rules: Arc<dyn HeapRules>) -> GameRef {
+    let spec = spec.into();
+    let game = HeapGame::new(spec.clone(), rules);
+    let values: Arc<dyn HeapValues> = game.solver().clone();
+    Arc::new(ImpartialGame::with_heap(spec, game, values))
+}
+
+fn impartial<G>(spec: impl Into<String>, game: G) -> GameRef
+where
+    G: Impartial + Notation + Clone + Send + Sync + 'static,
+    G::Position: Send + Sync + 'static,
+{
+    Arc::new(ImpartialGame::new(spec, game))
+}
+
+fn evaluated<G>(spec: impl Into<String>, game: G) -> GameRef
+where
+    G: Evaluated + Notation + Send + Sync + 'static,
+    G::Position: Send + Sync + 'static,
+{
+    Arc::new(EvaluatedGame::new(spec, game))
+}
+
+/// Wraps a family's own reason as a spec error.
+fn spec_error<T>(spec: &Spec<'_>, result: std::result::Result<T, String>) -> Result<T> {
+    result.map_err(|r| spec.error(r))
+}
+
+fn build_nim(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(heap("nim", Arc::new(nim::NimRules)))
+}
+
+fn build_bash(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let rules = spec_error(s, subtraction::parse_bash(s.params("bash:3")?))?;
+    Ok(heap(format!("bash:{}", rules.m), Arc::new(rules)))
+}
+
+fn build_sub(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let (spec, code) = spec_error(s, subtraction::parse_sub(s.params("sub:1,3,4")?))?;
+    Ok(heap(spec, Arc::new(code)))
+}
+
+fn build_allbut(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let (spec, code) = spec_error(s, subtraction::parse_allbut(s.params("allbut:1,2")?))?;
+    Ok(heap(spec, Arc::new(code)))
+}
+
+fn build_code(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let (spec, code) = match s.name {
+        "octal" => spec_error(s, octal::parse_code(s.params("octal:0.77")?))?,
+        name => {
+            s.no_params()?;
+            match octal::parse_code_name(name) {
+                Some(parsed) => spec_error(s, parsed)?,
+                None => return Err(s.error("not a take-and-break code")),
+            }
+        }
+    };
+    Ok(heap(spec, Arc::new(code)))
+}
+
+fn build_grundy(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(heap("grundy", Arc::new(Code::grundy())))
+}
+
+fn build_strips(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let (spec, code) = spec_error(s, strips::parse_strips(s.params("strips:1,5,1")?))?;
+    Ok(heap(spec, Arc::new(code)))
+}
+
+fn build_wythoff(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(impartial("wythoff", wythoff::Wythoff::default()))
+}
+
+fn build_moore(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let game = spec_error(s, moore::parse_moore(s.params("moore:2")?))?;
+    Ok(impartial(format!("moore:{}", game.k), game))
+}
+
+fn build_fib(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(impartial("fib", fibonacci::Fib))
+}
+
+fn build_circle(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let game = spec_error(s, circle::parse_circle(s.params("circle:2")?))?;
+    Ok(impartial(format!("circle:{}", game.k), game))
+}
+
+fn build_ends(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let take = spec_error(s, ends::parse_take(s.params))?;
+    let spec = match take {
+        ends::Take::Any => "ends:any",
+        ends::Take::One => "ends:1",
+    };
+    Ok(evaluated(spec, ends::Ends { take }))
+}
+
+fn build_median(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(evaluated("median", median::Median))
+}
+
+fn build_queues(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let game = spec_error(s, queues::parse_queues(s.params("queues:10")?))?;
+    Ok(evaluated(format!("queues:{}", game.threshold), game))
+}
+
+fn build_coins(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let rule = spec_error(s, coins::parse_rule(s.name, s.params))?;
+    Ok(impartial(rule.spec(), coins::CoinGame(rule)))
+}
+
+fn build_tartan(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let rule = match tartan::parse_tartan(s.name, s.params) {
+        Some(rule) => spec_error(s, rule)?,
+        None => return Err(s.error("not a Tartan product")),
+    };
+    Ok(impartial(rule.spec.clone(), coins::CoinGame(rule)))
+}
+
+fn build_flip(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(impartial("flip", flipping::Flipping))
+}
+
+fn build_cards(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    let game = cards::parse_cards(s.params("cards:2,10")?)?;
+    Ok(evaluated(game.spec(), game))
+}
+
+fn build_board(s: &Spec<'_>, settings: &Settings, gravity: bool, example: &str) -> Result<GameRef> {
+    let (spec, rules) = spec_error(s, mnk::parse_board_game(s.params(example)?, gravity))?;
+    let game = mnk::BoardGame::new(spec.clone(), rules, settings.store.clone());
+    Ok(evaluated(spec, game))
+}
+
+fn build_mnk(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    build_board(s, settings, false, "mnk:3,3,3")
+}
+
+fn build_connect(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    build_board(s, settings, true, "connect:7,6,4")
+}
+
+fn build_quixo(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    use quixo::SquareRules;
+    let rules = spec_error(s, quixo::parse_quixo(s.params("quixo:4")?))?;
+    let spec = rules.spec();
+    Ok(evaluated(
+        spec,
+        quixo::SquareGame::new(rules, settings.store.clone()),
+    ))
+}
+
+fn build_teeko(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    let game = quixo::SquareGame::new(teeko::Teeko::new(), settings.store.clone());
+    Ok(evaluated("teeko", game))
+}
+
+#[cfg(feature = "rhai")]
+fn build_script(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    use crate::script::{load_game, ScriptGame};
+    let path = match s.params {
+        Some(p) if !p.trim().is_empty() => p.trim(),
+        _ => return Err(s.error("write script:PATH with the path of a .rhai file")),
+    };
+    let spec = format!("script:{path}");
+    Ok(match load_game(path, settings.script)? {
+        ScriptGame::Impartial(game) => {
+            let values = game.heap_values();
+            Arc::new(ImpartialGame::with_heap(spec, game, values))
+        }
+        ScriptGame::Heap(rules) => heap(spec, Arc::new(rules)),
+        ScriptGame::TwoPlayer(game) => evaluated(spec, game),
+    })
+}
+
+const HEAPS: &str = "heap sizes";
+const COINS: &str = "1-based positions of the heads (a coin given twice is tails)";
+const CELLS: &str = "heads as x,y pairs, 0-based (x the column, y the row)";
+
+/// Every entry, in catalog order.
+pub static ENTRIES: &[Entry] = &[
+    Entry {
+        spec: "nim",
+        params: "",
+        position: HEAPS,
+        summary: "Nim: take any positive number from one heap; G(n) = n",
+        example: "nim 3 4 5",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("nim"),
+        build: build_nim,
+    },
+    Entry {
+        spec: "bash:M",
+        params: "M ≥ 1: the most tokens a move takes",
+        position: HEAPS,
+        summary: "Bash: take 1 to M tokens from one heap; G(n) = n mod (M+1)",
+        example: "bash:3 10 7",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("bash"),
+        build: build_bash,
+    },
+    Entry {
+        spec: "sub:S",
+        params: "S: the amounts a move may take, numbers and ranges (1-3,7); 0 is not allowed",
+        position: HEAPS,
+        summary: "subtraction game: take exactly s tokens for some s in S; periods certified after n0+p+max(S) values",
+        example: "sub:1,3,4 10 12",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("sub"),
+        build: build_sub,
+    },
+    Entry {
+        spec: "allbut:S",
+        params: "S: the amounts a move may not take, numbers and ranges; 0 is not allowed",
+        position: HEAPS,
+        summary: "take any positive number of tokens except those in S; periods are never certified",
+        example: "allbut:1,2 10",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("allbut"),
+        build: build_allbut,
+    },
+    Entry {
+        spec: "0.D1D2...",
+        params: "digits d_t (octal, or hexadecimal 8-F) for removing t tokens: +1 take the whole heap, +2 leave one heap, +4 leave two, +8 leave three; also written octal:CODE",
+        position: HEAPS,
+        summary: "take-and-break game in Guy-Smith code; periods certified by the Guy-Smith bound (h·n0 + h·p + k values for moves leaving up to h heaps)",
+        example: "0.137 8 9",
+        examples: &["octal:0.6 20"],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Code,
+        build: build_code,
+    },
+    Entry {
+        spec: "D0.D1D2...",
+        params: "a digit before the point splits without removing: 4 into two heaps, 8 into three, C either",
+        position: HEAPS,
+        summary: "take-and-break game whose moves may split a heap without taking from it",
+        example: "4.07 10",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("octal"),
+        build: build_code,
+    },
+    Entry {
+        spec: "kayles",
+        params: "",
+        position: HEAPS,
+        summary: "Kayles (0.77): knock down one pin or two adjacent pins of a row; period 12 from 71",
+        example: "kayles 5 9",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("kayles"),
+        build: build_code,
+    },
+    Entry {
+        spec: "dawson",
+        params: "",
+        position: HEAPS,
+        summary: "Dawson's Kayles (0.07): knock down two adjacent pins; period 34 from 53",
+        example: "dawson 10",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("dawson"),
+        build: build_code,
+    },
+    Entry {
+        spec: "dawson-chess",
+        params: "",
+        position: HEAPS,
+        summary: "Dawson's Chess (0.137); period 34 from 52",
+        example: "dawson-chess 10",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("dawson-chess"),
+        build: build_code,
+    },
+    Entry {
+        spec: "officers",
+        params: "",
+        position: HEAPS,
+        summary: "Officers (0.6): take one token, leaving the rest as one heap or two; no period known",
+        example: "officers 20",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("officers"),
+        build: build_code,
+    },
+    Entry {
+        spec: "treblecross",
+        params: "",
+        position: HEAPS,
+        summary: "Treblecross (0.007), one-dimensional tic-tac-toe as a take-and-break game; no period known",
+        example: "treblecross 20",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("treblecross"),
+        build: build_code,
+    },
+    Entry {
+        spec: "grundy",
+        params: "",
+        position: HEAPS,
+        summary: "Grundy's game: split one heap into two nonempty heaps of different sizes; no period is known or certified",
+        example: "grundy 10",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("grundy"),
+        build: build_grundy,
+    },
+    Entry {
+        spec: "strips:C,Z,N",
+        params: "C,Z,N ≥ 1: the lengths of the red, green and blue stripes",
+        position: "strip lengths (free segments of the board)",
+        summary: "POI 2000 Strips: place a stripe of length C, Z or N on free cells of a 1×p strip; the player who cannot loses (code: digit 7 at C, Z, N)",
+        example: "strips:1,5,1 6",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("strips"),
+        build: build_strips,
+    },
+    Entry {
+        spec: "wythoff",
+        params: "",
+        position: "two heap sizes",
+        summary: "Wythoff's game: take any number from one heap or the same number from both; P-positions (⌊kφ⌋, ⌊kφ⌋+k) in exact integer arithmetic for any 64-bit heaps; nim values (for sums with other games) when both heaps are at most 512, or the smaller at most 64 by the rows' certified additive periodicity",
+        example: "wythoff 4 5",
+        examples: &["wythoff 3 1000000000 + nim 7"],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("wythoff"),
+        build: build_wythoff,
+    },
+    Entry {
+        spec: "moore:K",
+        params: "K ≥ 1: the most heaps one move may take from",
+        position: "heap sizes (the whole list is one position)",
+        summary: "Moore's Nim_K: take from 1 to K heaps, any positive amount from each; P iff every bit count is a multiple of K+1; winning moves: all of them when there are at most 100000 options, else the constructive move of seed 004; its nim value (for sums) by search, as far as memory allows",
+        example: "moore:2 5 6 7 1",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("moore"),
+        build: build_moore,
+    },
+    Entry {
+        spec: "fib",
+        params: "",
+        position: "n (the start: the first move takes 1..n-1), or n t (n left, the previous move took t, so 1..2t may be taken)",
+        summary: "Fibonacci Nim: P iff 2t (n-1 at the start) is below the least Zeckendorf term of n; every winning move listed for any 64-bit n; nim value (for sums) by search for n up to 256",
+        example: "fib 20",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("fib"),
+        build: build_fib,
+    },
+    Entry {
+        spec: "circle:K",
+        params: "K ≥ 1: the most adjacent coins one move takes",
+        position: "n (coins in a circle); several numbers are a sum of circles; line:M is a row of M coins, what the circle becomes after the first move",
+        summary: "coins in a circle, take 1..K adjacent; K ≥ 2: N iff 1 ≤ n ≤ K (the second player splits the row symmetrically), nim value n or 0; K = 1: parity; rows are the octal game 0.77…7, valued by a mex table up to 20000 coins",
+        example: "circle:2 7",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("circle"),
+        build: build_circle,
+    },
+    Entry {
+        spec: "ends:any",
+        params: "",
+        position: "the numbers (negative allowed)",
+        summary: "take any positive count of numbers from either end; value: the mover's total minus the other's; outcome N/P/D by its sign; the winning moves are the optimal ones ('left K', 'right K'); O(n²)",
+        example: "ends:any 3 -1 4 1 -5 9",
+        examples: &[],
+        kind: Kind::Scored,
+        layout: Shape::Text,
+        matcher: Matcher::Name("ends"),
+        build: build_ends,
+    },
+    Entry {
+        spec: "ends:1",
+        params: "",
+        position: "the numbers (negative allowed)",
+        summary: "take one number from either end; value: the mover's total minus the other's (never negative for an even count); the winning moves are the optimal ones; O(n²)",
+        example: "ends:1 3 9 1 2",
+        examples: &[],
+        kind: Kind::Scored,
+        layout: Shape::Text,
+        matcher: Matcher::Name("ends"),
+        build: build_ends,
+    },
+    Entry {
+        spec: "median",
+        params: "",
+        position: "the numbers, optionally after 'max' (the default) or 'min': the goal of the player to move",
+        summary: "remove the first or last number until one is left; max wants it large, min small; value: the number left (O(1), seed 004's formula); outcome D (no winner); the winning moves are the optimal ones",
+        example: "median 1 5 2 9",
+        examples: &[],
+        kind: Kind::Scored,
+        layout: Shape::Text,
+        matcher: Matcher::Name("median"),
+        build: build_median,
+    },
+    Entry {
+        spec: "queues:M",
+        params: "M: the threshold; whoever makes the running sum reach M loses",
+        position: "two comma lists of non-negative numbers (- for an empty queue), then optionally the running sum (default 0); M must not exceed the sum plus every number",
+        summary: "two-queue game of seed 004: pop the head of either queue; win or loss only (no value); solved in O((W+H) log) by the diagonal lemma",
+        example: "queues:10 1,2,3 4,5",
+        examples: &[],
+        kind: Kind::Scored,
+        layout: Shape::Text,
+        matcher: Matcher::Name("queues"),
+        build: build_queues,
+    },
+    Entry {
+        spec: "ruler",
+        params: "",
+        position: COINS,
+        summary: "Ruler: flip any run of consecutive coins whose rightmost coin is heads; G(n) = the largest power of 2 dividing n",
+        example: "ruler 5 8 10 11 13",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Coins,
+        matcher: Matcher::Name("ruler"),
+        build: build_coins,
+    },
+    Entry {
+        spec: "ruler:K",
+        params: "K ≥ 1: the longest run a move may flip",
+        position: COINS,
+        summary: "Ruler with runs of at most K coins; G(n) = lowbit(((n-1) mod h) + 1), h the largest power of 2 ≤ K",
+        example: "ruler:3 1 4 6",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Coins,
+        matcher: Matcher::Name("ruler"),
+        build: build_coins,
+    },
+    Entry {
+        spec: "turtles",
+        params: "",
+        position: COINS,
+        summary: "Turning Turtles: flip a head, and optionally one coin to its left; G(n) = n (it is Nim)",
+        example: "turtles 3 5 6",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Coins,
+        matcher: Matcher::Name("turtles"),
+        build: build_coins,
+    },
+    Entry {
+        spec: "mock-turtles",
+        params: "",
+        position: COINS,
+        summary: "Mock Turtles: flip a head and up to two coins to its left; G(n) = the (n-1)-th odious number 1, 2, 4, 7, 8, …",
+        example: "mock-turtles 2 5 9",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Coins,
+        matcher: Matcher::Name("mock-turtles"),
+        build: build_coins,
+    },
+    Entry {
+        spec: "corners",
+        params: "",
+        position: CELLS,
+        summary: "2D corner flipping (Tartan product): choose a rectangle with both sides ≥ 2 whose lower-right coin is heads, flip its four corners; G(x,y) = x ⊗ y",
+        example: "corners 1,1 2,3 5,2",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("corners"),
+        build: build_tartan,
+    },
+    Entry {
+        spec: "corners:W,H",
+        params: "W, H ≥ 2: the widest and tallest rectangle",
+        position: CELLS,
+        summary: "corner flipping with rectangles at most W wide and H tall; G(x,y) = (x mod W) ⊗ (y mod H)",
+        example: "corners:3,4 2,2 4,5",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("corners"),
+        build: build_tartan,
+    },
+    Entry {
+        spec: "rectangles",
+        params: "",
+        position: CELLS,
+        summary: "Ruler × Ruler: flip every coin of a rectangle whose lower-right coin is heads; G(x,y) = lowbit(x+1) ⊗ lowbit(y+1)",
+        example: "rectangles 3,3 1,7",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("rectangles"),
+        build: build_tartan,
+    },
+    Entry {
+        spec: "rectangles:W,H",
+        params: "W, H ≥ 1: the widest and tallest rectangle",
+        position: CELLS,
+        summary: "seed 004 problem 5 as the product of ruler:W and ruler:H: flip every coin of a rectangle at most W wide and H tall whose lower-right coin is heads",
+        example: "rectangles:3,5 2,2 6,9",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("rectangles"),
+        build: build_tartan,
+    },
+    Entry {
+        spec: "tartan:A*B",
+        params: "A, B: coin games (ruler, ruler:K, turtles, mock-turtles, twins, twins:W) on the x and y axes",
+        position: "heads as x,y pairs, 0-based: coordinate u is coin u+1 of the coin game",
+        summary: "the Tartan product of two coin-turning games: a move flips the product of a move of A on x and a move of B on y; G(x,y) = GA(x+1) ⊗ GB(y+1)",
+        example: "tartan:ruler*turtles 2,3 5,1",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("tartan"),
+        build: build_tartan,
+    },
+    Entry {
+        spec: "flip",
+        params: "",
+        position: "the counts a1 … an (the nim value needs n ≤ 64 when a1 is odd)",
+        summary: "seed 004's flipping game: take one from some a_i > 0 and add one to any set of later counts; it is Nim with a heap of 2^(n-i) per odd a_i, so P iff every count is even",
+        example: "flip 3 0 2 1",
+        examples: &[],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("flip"),
+        build: build_flip,
+    },
+    Entry {
+        spec: "cards:N,M",
+        params: "N cards a hand (1 to 7), card values 0..M-1 (M from 1 to 256); at most 3000000 states",
+        position: "the mover's hand and the opponent's hand as comma lists, then optionally y, the card the opponent played last (default 0): '1,2 3,4' or '1,2 3,4 7'; without a position, all cards 1 and y = 0",
+        summary: "seed 004's loopy card game: the mover replaces one own card x by (x+y) mod M, y being the card the opponent played last (0 before anyone has played); the card played is x, its value before the change; a player wins as soon as one of their cards is 0 after their own move (so the mover has lost if the opponent holds a 0); endless play is a draw (D)",
+        example: "cards:2,10 1,2 3,4",
+        examples: &[],
+        kind: Kind::Loopy,
+        layout: Shape::Text,
+        matcher: Matcher::Name("cards"),
+        build: build_cards,
+    },
+    Entry {
+        spec: "mnk:M,N,K",
+        params: "M columns, N rows (M×N at most 64), K in a row wins",
+        position: "board string, rows top to bottom, x o . (e.g. x...o....); empty if omitted; x moves first",
+        summary: "m,n,k-game (mnk:3,3,3 is tic-tac-toe); a full board without a line is a tie (D); moves name cells like b2",
+        example: "mnk:3,3,3 x...o....",
+        examples: &[],
+        kind: Kind::Board,
+        layout: Shape::Board,
+        matcher: Matcher::Name("mnk"),
+        build: build_mnk,
+    },
+    Entry {
+        spec: "connect:W,H,K",
+        params: "W columns, H rows (W×H at most 64), K in a row wins",
+        position: "board string as for mnk (rows top to bottom, x o .), no floating pieces; empty if omitted",
+        summary: "Connect-K with gravity (connect:7,6,4 is Connect Four, too large to solve here); a full board is a tie (D); moves are column numbers",
+        example: "connect:4,4,3 ........x...o..x",
+        examples: &[],
+        kind: Kind::Board,
+        layout: Shape::Board,
+        matcher: Matcher::Name("connect"),
+        build: build_connect,
+    },
+    #[cfg(feature = "rhai")]
+    Entry {
+        spec: "script:PATH",
+        params: "PATH: a Rhai script defining options(pos) (impartial), heap_options(n) (heap ruleset, certified periods with max_heaps() and max_removed()), or moves(pos) and result(pos) (two players, draws)",
+        position: "words parsed by the script's parse(text), else Rhai literals (5, \"abc\", [1,2]); impartial games take one summand a word; start() when omitted",
+        summary: "a game written as a sandboxed script; see examples/scripts/",
+        example: "script:examples/scripts/kayles.rhai 5 6",
+        examples: &[],
+        kind: Kind::Script,
+        layout: Shape::Text,
+        matcher: Matcher::Name("script"),
+        build: build_script,
+    },
+    Entry {
+        spec: "quixo:N",
+        params: "the board side N: 3, 4 or 5 (quixo:5 is too large to solve here)",
+        position: "board string, rows top to bottom, x o . (e.g. x...o...........), then the player to move, x or o (default x); the empty board if omitted",
+        summary: "Quixo: take a blank or own cube from the border, push it back in at an end of its row or column, now showing your symbol; N in a row wins, completing the opponent's line loses; endless play is a draw (D); moves read like a1-a4 (take a1, push in at a4)",
+        example: "quixo:3 x...o.... x",
+        examples: &[],
+        kind: Kind::Board,
+        layout: Shape::Text,
+        matcher: Matcher::Name("quixo"),
+        build: build_quixo,
+    },
+    Entry {
+        spec: "teeko",
+        params: "",
+        position: "board string, 5 rows of 5 top to bottom, x o . ; while placing, the player to move follows from the counts (x first); with all eight pieces down, add x or o (default x); the empty board if omitted",
+        summary: "Teeko: each player places four pieces, then moves one a turn to an adjacent empty cell (8 directions); four in a line or a 2×2 square wins; endless play is a draw (D); moves read c3 (place) or c3-d4 (move)",
+        example: "teeko x...o....................",
+        examples: &[],
+        kind: Kind::Board,
+        layout: Shape::Text,
+        matcher: Matcher::Name("teeko"),
+        build: build_teeko,
+    },
+];
+
+/// The registry with the settings its games are built with.
+#[derive(Clone, Default)]
+pub struct Catalog {
+    settings: Settings,
+}
+
+impl Catalog {
+    /// A catalog that builds games with `settings`.
+    pub fn new(settings: Settings) -> Catalog {
+        Catalog { settings }
+    }
+
+    /// Every entry, in catalog order.
+    pub fn entries() -> &'static [Entry] {
+        ENTRIES
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Builds the game of a spec such as `kayles`, `sub:1,3,4` or `0.137`.
+    ///
+    /// # Errors
+    /// [`Error::Spec`] naming the problem, for an unknown name or bad parameters.
+    pub fn game(&self, text: &str) -> Result<GameRef> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Error::spec(text, "empty game name"));
+        }
+        let (name, params) = match text.split_once(':') {
+            Some((n, p)) => (n, Some(p)),
+            None => (text, None),
+        };
+        let name = name.to_ascii_lowercase();
+        let spec = Spec {
+            text,
+            name: &name,
+            params,
+        };
+        match ENTRIES.iter().find(|e| e.matches(&name)) {
+            Some(entry) => (entry.build)(&spec, &self.settings),
+            None => Err(spec.error("unknown game; run 'sprague catalog' for the list")),
+        }
+    }
+
+    /// Parses command-line words `GAME POSITION... [+ GAME POSITION...]` into a position.
+    ///
+    /// # Errors
+    /// [`Error::Spec`] for a bad spec or a stray `+`; [`Error::Position`] for a bad position.
+    pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Position> {
+        parse_sum(words, |spec| self.game(spec))
+    }
+
+    /// The game of `spec` with its single-heap values, for `table` and `period`.
+    ///
+    /// # Errors
+    /// [`Error::Spec`] for a bad spec; [`Error::Unsupported`] when it is not a heap game.
+    pub fn heap_game(&self, spec: &str) -> Result<(String, Arc<dyn HeapValues>)> {
+        let game = self.game(spec)?;
+        let heap = game.heap().ok_or_else(|| {
+            Error::Unsupported(format!(
+                "{} is not a heap game; 'table' and 'period' need one (see 'sprague catalog')",
+                game.spec()
+            ))
+        })?;
+        Ok((game.spec().to_string(), heap))
+    }
+}
