@@ -74,7 +74,7 @@ pub(crate) mod testing;
 
 pub use code::{Code, Run};
 pub use engine::{Tabulation, MAX_TABLE_LEN};
-pub use period::{certification_length, find_period};
+pub use period::{certification_length, find_period, find_period_below};
 pub use report::{heap_game, PeriodReport, PeriodSpan, TableReport};
 pub use solver::{HeapComponent, HeapGame, HeapSolver};
 
@@ -149,3 +149,4 @@ pub trait HeapRules: Send + Sync {
 }
 pub mod checkpoint;
 pub mod rare;
+mod scan;
