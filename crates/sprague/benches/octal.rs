@@ -4,7 +4,8 @@
 //! but wrong engine fails. The comparison with ogsolve is `scripts/bench-octal.sh`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use sprague::heap::rare::{compute, Code, Options};
+use sprague::heap::rare::{compute, Options};
+use sprague::heap::Code;
 use std::hint::black_box;
 
 /// (code, heap, expected G(heap)); values checked against ogsolve's tables.

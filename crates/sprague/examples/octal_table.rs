@@ -1,12 +1,14 @@
 //! Computes a take-and-break code's values with the sparse engine and prints the time.
 //!
-//! `cargo run --release --example octal_table -- CODE N [THREADS] [naive]`, e.g. `0.6 1048576 2`.
+//! `cargo run --release --example octal_table -- CODE N [THREADS] [naive] [simd=PATH]`, e.g.
+//! `0.6 1048576 2` or `0.007 262144 1 simd=portable`.
 //! CODE is a Guy–Smith code (`0.6`, `4.07`) or `grundy`. Prints one line:
 //! `code=0.6 n=1048576 threads=1 seconds=… last=150 fletcher=… rare=… mode=…`; the Fletcher-32
 //! checksum is the one ogsolve prints, so the two programs' values can be compared.
 //! With `OCTAL_DUMP=FILE` the values are also written to FILE as little-endian u16.
 
-use sprague::heap::rare::{Code, Options};
+use sprague::heap::rare::Options;
+use sprague::heap::Code;
 use std::time::Instant;
 
 fn fletcher(values: &[u16]) -> u32 {
@@ -32,13 +34,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.len() < 2 {
         return Err("usage: octal_table CODE N [THREADS] [naive]".into());
     }
-    let code = Code::parse(&args[0])?;
+    let code = match args[0].as_str() {
+        "grundy" => Code::grundy(),
+        text => Code::parse(text)?,
+    };
     let to: usize = args[1].parse()?;
     let threads: usize = args.get(2).map_or(Ok(1), |t| t.parse())?;
-    let naive_only = args.get(3).is_some_and(|a| a == "naive");
+    let naive_only = args.iter().skip(3).any(|a| a == "naive");
+    let simd = match args.iter().skip(3).find_map(|a| a.strip_prefix("simd=")) {
+        Some(path) => path.parse()?,
+        None => sprague::simd::Simd::Auto,
+    };
     let options = Options {
         threads,
         naive_only,
+        simd,
         ..Options::default()
     };
     let start = Instant::now();

@@ -233,6 +233,58 @@ impl Code {
         }
     }
 
+    /// A code from its digits `d_0, d_1, …, d_k` (Guy–Smith's, with `d_0` before the point).
+    ///
+    /// ```
+    /// use sprague::heap::Code;
+    /// assert_eq!(Code::from_digits(&[4, 0, 7])?.to_text().as_deref(), Some("4.07"));
+    /// # Ok::<(), String>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Code::new`]; an empty list has no digit before the point.
+    pub fn from_digits(digits: &[u8]) -> Result<Code, String> {
+        let (&d0, rest) = digits
+            .split_first()
+            .ok_or("a code needs at least the digit before the point")?;
+        let runs = rest
+            .iter()
+            .enumerate()
+            .map(|(i, &digit)| Run {
+                lo: i as u64 + 1,
+                hi: i as u64 + 1,
+                digit,
+            })
+            .collect();
+        Code::new(d0, runs)
+    }
+
+    /// The digits `d_0, d_1, …, d_k` (k the largest amount removed), when there are at most
+    /// `limit` of them after the point.
+    pub fn dense_digits(&self, limit: u64) -> Option<Vec<u8>> {
+        let k = self.max_removed()?;
+        if k > limit {
+            return None;
+        }
+        Some((0..=k).map(|t| self.digit(t)).collect())
+    }
+
+    /// The code's name in messages and checkpoints: its Guy–Smith text (`0.6`), `grundy`, or
+    /// a description of its runs when it is too long to write digit by digit.
+    pub fn name(&self) -> String {
+        if self.unequal {
+            return "grundy".into();
+        }
+        self.to_text().unwrap_or_else(|| {
+            let runs: Vec<String> = self
+                .runs
+                .iter()
+                .map(|r| format!("{}-{}:{:X}", r.lo, r.hi, r.digit))
+                .collect();
+            format!("{:X}.[{}]", self.d0, runs.join(","))
+        })
+    }
+
     /// The digit before the point.
     pub fn d0(&self) -> u8 {
         self.d0

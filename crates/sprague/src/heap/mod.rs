@@ -77,7 +77,7 @@ pub(crate) mod testing;
 pub use code::{Code, Run};
 pub use engine::{Tabulation, MAX_TABLE_LEN};
 pub use game::HeapGame;
-pub use period::{certification_length, find_period};
+pub use period::{certification_length, find_period, find_period_below};
 pub use report::{PeriodReport, PeriodSpan, TableReport};
 pub use solver::HeapSolver;
 
@@ -182,3 +182,4 @@ pub trait HeapRules: Send + Sync {
 }
 pub mod checkpoint;
 pub mod rare;
+mod scan;

@@ -35,16 +35,21 @@
 //! # Examples
 //!
 //! ```
-//! use sprague::heap::rare::{compute, Code, Options};
-//! let kayles = Code::parse("0.77")?;
+//! use sprague::heap::rare::{compute, Options};
+//! use sprague::heap::Code;
+//! let kayles = Code::parse("0.77").map_err(|e| sprague::Error::spec("0.77", e))?;
 //! let values = compute(&kayles, 20, &Options::default(), &())?;
 //! assert_eq!(&values[..12], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
 //! # Ok::<(), sprague::Error>(())
 //! ```
 
+use super::code::Code;
+use super::scan::{scan_pairs, WantTable, TABLE_BITS};
 use crate::error::{Error, Result};
 use crate::heap::checkpoint::{self, Checkpoint};
+use crate::heap::{find_period_below, HeapRules, Periodicity};
 use crate::progress::Progress;
+use crate::simd::Simd;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -54,147 +59,26 @@ pub const MAX_VALUE: u32 = u16::MAX as u32;
 /// The largest heap size the engine accepts (heap indices are stored as `u32`).
 pub const MAX_HEAP: usize = u32::MAX as usize - 1;
 
-/// A take-and-break rule for the sparse engine: Guy–Smith digits, or Grundy's game.
-///
-/// Digit `d_t` (index `t`) says what removing `t` tokens may leave: bit 1 no heap, bit 2 one
-/// nonempty heap, bit 4 two nonempty heaps, bit 8 three nonempty heaps. `d_0` may only split
-/// (bits 4 and 8).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Code {
-    digits: Vec<u8>,
-    unequal: bool,
-}
+/// The most removal amounts a code may have for the sparse engine (it lists the digits).
+pub const MAX_DIGITS: u64 = 4096;
 
-impl Code {
-    /// A code from its digits `d_0, d_1, …, d_k`; trailing zero digits are dropped.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Spec`] when a digit exceeds 15, when `d_0` has bit 1 or 2 (removing nothing must
-    /// split), or when there are more than 255 digits.
-    pub fn new(mut digits: Vec<u8>) -> Result<Code> {
-        while digits.len() > 1 && digits.last() == Some(&0) {
-            digits.pop();
-        }
-        if digits.is_empty() {
-            digits.push(0);
-        }
-        let text = || digits_text(&digits);
-        if digits.len() > 256 {
-            return Err(Error::spec(text(), "more than 255 digits after the point"));
-        }
-        if let Some(d) = digits.iter().find(|&&d| d > 15) {
-            return Err(Error::spec(
-                text(),
-                format!("digit {d} is not a hexadecimal digit"),
-            ));
-        }
-        if digits[0] & 3 != 0 {
-            return Err(Error::spec(
-                text(),
-                "the digit before the point may only split (4, 8 or 12)",
-            ));
-        }
-        Ok(Code {
-            digits,
-            unequal: false,
-        })
+/// Why the sparse engine cannot compute `code`, if it cannot: moves that leave three heaps
+/// (hexadecimal digits 8–F), and unbounded or very long lists of removal amounts are outside
+/// it; callers then use the generic heap engine ([`crate::heap::Tabulation`]).
+pub fn unsupported_reason(code: &Code) -> Option<String> {
+    if code.max_heaps() >= 3 {
+        return Some(format!(
+            "{}: moves that leave three heaps are outside the sparse engine",
+            code.name()
+        ));
     }
-
-    /// Parses `0.6`, `.007`, `4.07` or `0.6` with hexadecimal digits (`0.8F`); `grundy` is
-    /// Grundy's game.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::Spec`] when the text is not a code.
-    pub fn parse(text: &str) -> Result<Code> {
-        let text = text.trim();
-        if text.eq_ignore_ascii_case("grundy") {
-            return Ok(Code::grundy());
-        }
-        let (before, after) = match text.split_once('.') {
-            Some((before, after)) => (before, after),
-            None => return Err(Error::spec(text, "expected a code such as 0.6 or 4.07")),
-        };
-        let digit = |c: char| {
-            c.to_digit(16)
-                .map(|d| d as u8)
-                .ok_or_else(|| Error::spec(text, format!("'{c}' is not a digit")))
-        };
-        let d0 = match before {
-            "" => 0,
-            _ if before.chars().count() == 1 => digit(before.chars().next().unwrap_or('0'))?,
-            _ => return Err(Error::spec(text, "one digit before the point at most")),
-        };
-        let mut digits = vec![d0];
-        for c in after.chars() {
-            digits.push(digit(c)?);
-        }
-        Code::new(digits)
+    if code.dense_digits(MAX_DIGITS).is_none() {
+        return Some(format!(
+            "{}: the sparse engine takes codes of at most {MAX_DIGITS} digits",
+            code.name()
+        ));
     }
-
-    /// Grundy's game: split a heap into two unequal nonempty heaps.
-    pub fn grundy() -> Code {
-        Code {
-            digits: vec![4],
-            unequal: true,
-        }
-    }
-
-    /// The digits `d_0, d_1, …`.
-    pub fn digits(&self) -> &[u8] {
-        &self.digits
-    }
-
-    /// Whether splits must leave two unequal heaps (Grundy's game).
-    pub fn is_unequal(&self) -> bool {
-        self.unequal
-    }
-
-    /// Why the sparse engine cannot compute this code, if it cannot: moves that leave three
-    /// heaps (hexadecimal digits 8–F) are outside it; callers then use the generic heap engine.
-    pub fn unsupported_reason(&self) -> Option<String> {
-        if self.digits.iter().any(|&d| d & 8 != 0) {
-            return Some(format!(
-                "{}: moves that leave three heaps are outside the sparse engine",
-                self.name()
-            ));
-        }
-        None
-    }
-
-    /// The code as text: `0.6`, `4.07`, or `grundy`.
-    pub fn name(&self) -> String {
-        if self.unequal {
-            return "grundy".to_string();
-        }
-        digits_text(&self.digits)
-    }
-
-    /// The split removals `t` (digits with bit 4), ascending.
-    fn splits(&self) -> Vec<usize> {
-        (0..self.digits.len())
-            .filter(|&t| self.digits[t] & 4 != 0)
-            .collect()
-    }
-}
-
-fn digits_text(digits: &[u8]) -> String {
-    let hex = |d: u8| {
-        char::from_digit(u32::from(d), 16)
-            .unwrap_or('?')
-            .to_ascii_uppercase()
-    };
-    let mut text = String::new();
-    text.push(digits.first().map_or('0', |&d| hex(d)));
-    text.push('.');
-    for &d in digits.iter().skip(1) {
-        text.push(hex(d));
-    }
-    if digits.len() <= 1 {
-        text.push('0');
-    }
-    text
+    None
 }
 
 /// Settings of a run.
@@ -211,6 +95,8 @@ pub struct Options {
     pub stop_after: Option<usize>,
     /// Force the naive computation (for tests and comparisons).
     pub naive_only: bool,
+    /// The instruction-set path of the pair scans ([`Simd::Auto`]: the best this CPU runs).
+    pub simd: Simd,
 }
 
 impl Default for Options {
@@ -221,6 +107,7 @@ impl Default for Options {
             checkpoint_interval: Duration::from_secs(60),
             stop_after: None,
             naive_only: false,
+            simd: Simd::Auto,
         }
     }
 }
@@ -264,8 +151,8 @@ const SPARSE_FRACTION: f64 = 0.3;
 /// The cost of one rare-list pair (a gathered load and a byte store) in scanned pairs, as
 /// measured on 0.6 and 0.007: the AVX-512 scan tests 32 pairs in a few instructions but pays
 /// for every new value it finds.
-const RARE_COST_SIMD: f64 = 2.0;
-const RARE_COST_SCALAR: f64 = 1.2;
+const RARE_COST_AVX512: f64 = 2.0;
+const RARE_COST_BLOCKS: f64 = 2.0;
 
 /// Pairs per task below which a second thread costs more than it saves. Measured on 0.007 to
 /// 2^18 with the naive scan: splitting at 2^14 pairs took 6.4 s against 3.8 s on one thread,
@@ -314,6 +201,8 @@ impl Batch {
 /// The resumable state of a computation: values so far, mode (mask) and rare list.
 pub struct Engine {
     code: Code,
+    /// Whether the two heaps of a split must differ (Grundy's game).
+    unequal: bool,
     values: Vec<u16>,
     take_all: Vec<usize>,
     take_one: Vec<usize>,
@@ -349,8 +238,8 @@ pub struct Engine {
     /// Heaps and work counters at the last review.
     review_heaps: usize,
     review_stats: Stats,
-    /// Whether the AVX-512 pair scan runs on this CPU.
-    simd: bool,
+    /// The pair scans' instruction-set path (a concrete one this CPU runs).
+    simd: Simd,
     stats: Stats,
 }
 
@@ -371,21 +260,22 @@ impl Engine {
     /// # Errors
     ///
     /// [`Error::Unsupported`] when the code is outside the sparse engine
-    /// ([`Code::unsupported_reason`]).
+    /// ([`unsupported_reason`]).
     pub fn new(code: &Code) -> Result<Engine> {
-        if let Some(reason) = code.unsupported_reason() {
+        if let Some(reason) = unsupported_reason(code) {
             return Err(Error::Unsupported(reason));
         }
-        let digits = code.digits();
+        let digits = code.dense_digits(MAX_DIGITS).unwrap_or_default();
         let take_all = (1..digits.len()).filter(|&t| digits[t] & 1 != 0).collect();
         let take_one = (1..digits.len()).filter(|&t| digits[t] & 2 != 0).collect();
-        let splits = code.splits();
+        let splits: Vec<usize> = (0..digits.len()).filter(|&t| digits[t] & 4 != 0).collect();
         // With the heap-parity variant the known parity depends on n − t, so every split must
         // remove a number of the same parity.
         let heap_parity_allowed =
             !splits.is_empty() && splits.iter().all(|&t| t % 2 == splits[0] % 2);
         Ok(Engine {
             code: code.clone(),
+            unequal: code.unequal_splits(),
             values: Vec::new(),
             take_all,
             take_one,
@@ -412,7 +302,7 @@ impl Engine {
             sparse_ceiling: SPARSE_FRACTION,
             review_heaps: 0,
             review_stats: Stats::default(),
-            simd: simd_available(),
+            simd: Simd::Auto.resolve(),
             stats: Stats::default(),
         })
     }
@@ -583,11 +473,35 @@ impl Engine {
     }
 
     fn rare_cost(&self) -> f64 {
-        if self.simd {
-            RARE_COST_SIMD
-        } else {
-            RARE_COST_SCALAR
+        match self.simd {
+            Simd::Avx512 => RARE_COST_AVX512,
+            _ => RARE_COST_BLOCKS,
         }
+    }
+
+    /// Chooses the instruction-set path of the pair scans.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Unsupported`] when this CPU does not run `path`.
+    pub fn set_simd(&mut self, path: Simd) -> Result<()> {
+        if !path.is_available() {
+            return Err(Error::Unsupported(format!(
+                "this CPU does not run the {path} path (it runs {})",
+                Simd::available()
+                    .iter()
+                    .map(|p| p.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        self.simd = path.resolve();
+        Ok(())
+    }
+
+    /// The instruction-set path of the pair scans.
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
     /// The largest list fraction for which a sparse mode is tried.
@@ -700,7 +614,7 @@ impl Engine {
     }
 
     fn sparse_value(&mut self, n: usize, mask: u16, heap_parity: bool) -> usize {
-        let unequal = self.code.unequal;
+        let unequal = self.unequal;
         // Grundy's game excludes the pair (s/2, s/2), which the batch does not track; long lists
         // are split between two threads instead.
         let split = self.parallel && self.rare.len() >= 2 * self.parallel_min;
@@ -755,7 +669,7 @@ impl Engine {
         } else {
             1
         };
-        if self.simd && WantTable::fits(self.cap) {
+        if WantTable::fits(self.cap) {
             // Every option of the known parity is marked now: find c and the values below it
             // still missing on 64-value words.
             let words = self.cap / 64 + 1;
@@ -801,14 +715,14 @@ impl Engine {
                 // One thread: sharing this scan (chunks taken in turn, found values cleared in
                 // an atomic table) was measured slower on this shared two-core machine, since
                 // most scans end within a few thousand pairs.
-                let (cap, order) = (self.cap, self.scan_order.choose());
+                let (cap, order, path) = (self.cap, self.scan_order.choose(), self.simd);
                 let start = order.start(last);
                 let mut scanned = 0;
                 for (from, to) in [(start, last), (1, start - 1)] {
                     if remaining == 0 {
                         break;
                     }
-                    scanned += scan_pairs(&self.values, s, from, to, &mut want, cap, true, |x| {
+                    scanned += scan_pairs(&self.values, s, from, to, &mut want, cap, path, |x| {
                         seen[usize::from(x)] = 1;
                         remaining -= 1;
                         remaining > 0
@@ -893,11 +807,7 @@ impl Engine {
 
     /// Marks the values below `bound` among `G(a) ⊕ G(s − a)` (all values without AVX-512).
     fn mark_all_pairs(&mut self, s: usize, bound: usize) {
-        let last = if self.code.unequal {
-            (s - 1) / 2
-        } else {
-            s / 2
-        };
+        let last = if self.unequal { (s - 1) / 2 } else { s / 2 };
         self.stats.scanned_pairs += last as u64;
         let values = &self.values[..];
         let (cap, simd) = (self.cap, self.simd);
@@ -966,21 +876,42 @@ fn mark_pairs(
     s: usize,
     (first, last): (usize, usize),
     (cap, bound): (usize, usize),
-    simd: bool,
+    simd: Simd,
 ) {
     if first > last {
         return;
     }
-    if simd && WantTable::fits(cap) && last - first >= 256 {
-        // Most pairs repeat a value already seen: test them 32 at a time against the set of
-        // values not yet seen, and mark only the new ones.
+    // Measured on 0.007 to 2^16 on an AVX2 machine (Zen 3): marking every pair took 0.83 s,
+    // scanning with AVX2 gathers 1.16 s. The AVX-512 table lookups are fast enough to win.
+    if simd == Simd::Avx512 && WantTable::fits(cap) && last - first >= 4 * PLAIN_PAIRS {
+        // The first pairs find most values: mark them plainly. The rest mostly repeat a value
+        // already seen: test them a block at a time against the few values not yet seen, and
+        // mark only the new ones.
+        mark_plain(seen, values, s, first, first + PLAIN_PAIRS - 1);
         let mut want = WantTable::unseen(seen, bound.min(cap));
-        scan_pairs(values, s, first, last, &mut want, cap, true, |x| {
-            seen[usize::from(x)] = 1;
-            true
-        });
+        scan_pairs(
+            values,
+            s,
+            first + PLAIN_PAIRS,
+            last,
+            &mut want,
+            cap,
+            simd,
+            |x| {
+                seen[usize::from(x)] = 1;
+                true
+            },
+        );
         return;
     }
+    mark_plain(seen, values, s, first, last);
+}
+
+/// Pairs that [`mark_pairs`] marks one by one before it scans for the values still missing.
+const PLAIN_PAIRS: usize = 512;
+
+/// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`, one byte store each.
+fn mark_plain(seen: &mut [u8], values: &[u16], s: usize, first: usize, last: usize) {
     // A fixed length lets the compiler drop the bounds checks on u16 indices.
     let Some(seen) = seen
         .get_mut(..1 << 16)
@@ -988,6 +919,9 @@ fn mark_pairs(
     else {
         return;
     };
+    if first > last {
+        return;
+    }
     let low = &values[first..=last];
     let high = &values[s - last..=s - first];
     // Blocks of XORs the compiler can vectorise, then byte stores that never depend on each other.
@@ -1069,18 +1003,6 @@ fn mark_rare(
     }
 }
 
-/// Whether the AVX-512 pair scan can run here.
-fn simd_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        avx512::available()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// Writes to `out[w]` the bits of the values `64w..64w + 64` whose `seen` byte is 0 (bytes
 /// are 0 or 1).
 fn unseen_words(seen: &[u8], out: &mut [u64]) {
@@ -1159,221 +1081,6 @@ impl ScanOrder {
     }
 }
 
-/// Values the AVX-512 scan can look up: below 2048.
-const TABLE_BITS: usize = 2048;
-
-/// A set of values below [`TABLE_BITS`] as words of 16 bits: the layout the AVX-512 word
-/// permutes read as a lookup table.
-#[derive(Clone, Copy)]
-#[repr(C, align(64))]
-struct WantTable([u16; TABLE_BITS / 16]);
-
-impl WantTable {
-    /// Whether the table can hold every value below `cap`.
-    const fn fits(cap: usize) -> bool {
-        cap <= TABLE_BITS
-    }
-
-    /// The values `v < below` with `seen[v] == 0`.
-    fn unseen(seen: &[u8], below: usize) -> WantTable {
-        let mut table = WantTable([0; TABLE_BITS / 16]);
-        for (v, &mark) in seen[..below.min(TABLE_BITS)].iter().enumerate() {
-            if mark == 0 {
-                table.0[v >> 4] |= 1 << (v & 15);
-            }
-        }
-        table
-    }
-
-    fn contains(&self, v: u16) -> bool {
-        let v = usize::from(v);
-        v < TABLE_BITS && self.0[v >> 4] >> (v & 15) & 1 != 0
-    }
-
-    fn remove(&mut self, v: u16) {
-        let v = usize::from(v);
-        if v < TABLE_BITS {
-            self.0[v >> 4] &= !(1 << (v & 15));
-        }
-    }
-}
-
-/// Visits, in order of `a`, the pairs `a` in `first..=last` whose `x = G(a) ⊕ G(s − a)` is in
-/// `want`: removes `x` from `want` and calls `hit(x)`, which returns whether to go on.
-/// Returns the number of pairs looked at. Every value must be below `cap` (a power of two) and
-/// [`TABLE_BITS`].
-#[allow(clippy::too_many_arguments)]
-fn scan_pairs(
-    values: &[u16],
-    s: usize,
-    first: usize,
-    last: usize,
-    want: &mut WantTable,
-    cap: usize,
-    simd: bool,
-    mut hit: impl FnMut(u16) -> bool,
-) -> usize {
-    if first > last {
-        return 0;
-    }
-    let mut a = first;
-    #[cfg(target_arch = "x86_64")]
-    if simd {
-        // SAFETY: `simd` is only set when the CPU reports AVX-512 F and BW.
-        // Values below 512 (or 1024) need one register (or two) of the table: fewer permutes.
-        let (next, stopped) = unsafe {
-            if cap <= TABLE_BITS / 4 {
-                avx512::scan::<1>(values, s, first, last, want, &mut hit)
-            } else if cap <= TABLE_BITS / 2 {
-                avx512::scan::<2>(values, s, first, last, want, &mut hit)
-            } else {
-                avx512::scan::<4>(values, s, first, last, want, &mut hit)
-            }
-        };
-        if stopped {
-            return next - first;
-        }
-        a = next;
-    }
-    let _ = simd;
-    while a <= last {
-        let x = values[a] ^ values[s - a];
-        if want.contains(x) {
-            want.remove(x);
-            if !hit(x) {
-                return a + 1 - first;
-            }
-        }
-        a += 1;
-    }
-    last + 1 - first
-}
-
-#[cfg(target_arch = "x86_64")]
-mod avx512 {
-    use super::WantTable;
-    use std::arch::x86_64::*;
-
-    /// Whether this CPU runs [`scan`].
-    pub(super) fn available() -> bool {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-    }
-
-    /// The block part of [`super::scan_pairs`]: 32 pairs per step, each value looked up in
-    /// the 2048-bit table with two-table word permutes. The table lives in four registers, kept
-    /// equal to `want`. Returns where it stopped and whether `hit` asked to stop (the returned
-    /// index is then one past the stopping pair).
-    ///
-    /// `REGISTERS` (1, 2 or 4) is how many registers of the table the lookups read: with 1,
-    /// every XOR must be below 512, with 2 below 1024.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX-512 F and BW; `1 ≤ first`, `last ≤ s / 2`, `s ≤ values.len()`.
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn scan<const REGISTERS: usize>(
-        values: &[u16],
-        s: usize,
-        first: usize,
-        last: usize,
-        want: &mut WantTable,
-        hit: &mut impl FnMut(u16) -> bool,
-    ) -> (usize, bool) {
-        assert!(first >= 1 && last <= s / 2 && s <= values.len());
-        let reverse = _mm512_set_epi16(
-            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-            24, 25, 26, 27, 28, 29, 30, 31,
-        );
-        let fifteen = _mm512_set1_epi16(15);
-        let one = _mm512_set1_epi16(1);
-        let bit10 = _mm512_set1_epi16(1 << 10);
-        // SAFETY: the table is 256 bytes, aligned to 64.
-        let mut tables =
-            unsafe { [0, 32, 64, 96].map(|at| _mm512_load_si512(want.0.as_ptr().add(at).cast())) };
-        // The hit mask of the 32 pairs from `a`.
-        macro_rules! block {
-            ($a:expr) => {{
-                let a: usize = $a;
-                // SAFETY: a + 31 ≤ last < s ≤ values.len(), and s − a − 31 ≥ s − last ≥ 0
-                // with s − a ≤ s − 1 < values.len() as a ≥ first ≥ 1.
-                let (low, high) = unsafe {
-                    (
-                        _mm512_loadu_si512(values.as_ptr().add(a).cast()),
-                        _mm512_loadu_si512(values.as_ptr().add(s - a - 31).cast()),
-                    )
-                };
-                let x = _mm512_xor_si512(low, _mm512_permutexvar_epi16(reverse, high));
-                // Word x >> 4 of the table: the permutes read bits 4–9, bit 10 picks the pair.
-                let index = _mm512_srli_epi16::<4>(x);
-                let words = match REGISTERS {
-                    1 => _mm512_permutexvar_epi16(index, tables[0]),
-                    2 => _mm512_permutex2var_epi16(tables[0], index, tables[1]),
-                    _ => _mm512_mask_blend_epi16(
-                        _mm512_test_epi16_mask(x, bit10),
-                        _mm512_permutex2var_epi16(tables[0], index, tables[1]),
-                        _mm512_permutex2var_epi16(tables[2], index, tables[3]),
-                    ),
-                };
-                let bits = _mm512_srlv_epi16(words, _mm512_and_si512(x, fifteen));
-                _mm512_test_epi16_mask(bits, one)
-            }};
-        }
-        // Reports the hits of a block, in order; returns from `scan` when `hit` says stop.
-        macro_rules! hits {
-            ($a:expr, $mask:expr) => {{
-                let a: usize = $a;
-                let mut mask: u32 = $mask;
-                while mask != 0 {
-                    let lane = mask.trailing_zeros() as usize;
-                    mask &= mask - 1;
-                    // Recomputed from the values (in L1): reading a lane back from a vector
-                    // stored to the stack would stall on store forwarding.
-                    let value = values[a + lane] ^ values[s - a - lane];
-                    // An earlier lane (or block) may have found the same value.
-                    if !want.contains(value) {
-                        continue;
-                    }
-                    want.remove(value);
-                    // Clear the bit in the registers too: reloading them right after the
-                    // scalar store would stall on store forwarding.
-                    let word = usize::from(value >> 4);
-                    let bit = _mm512_set1_epi16(!(1u16 << (value & 15)) as i16);
-                    let ones = _mm512_set1_epi16(-1);
-                    let keep = _mm512_mask_mov_epi16(ones, 1 << (word & 31), bit);
-                    match word >> 5 {
-                        0 => tables[0] = _mm512_and_si512(tables[0], keep),
-                        1 => tables[1] = _mm512_and_si512(tables[1], keep),
-                        2 => tables[2] = _mm512_and_si512(tables[2], keep),
-                        _ => tables[3] = _mm512_and_si512(tables[3], keep),
-                    }
-                    if !hit(value) {
-                        return (a + lane + 1, true);
-                    }
-                }
-            }};
-        }
-        let mut a = first;
-        // Two blocks per test of the masks: hits are rare, so one branch serves 64 pairs.
-        while a + 63 <= last {
-            let (first_mask, second_mask) = (block!(a), block!(a + 32));
-            if first_mask | second_mask != 0 {
-                hits!(a, first_mask);
-                hits!(a + 32, second_mask);
-            }
-            a += 64;
-        }
-        while a + 31 <= last {
-            let mask = block!(a);
-            if mask != 0 {
-                hits!(a, mask);
-            }
-            a += 32;
-        }
-        (a, false)
-    }
-}
-
 /// Bytes needed to compute G(0..=to): values, the worst-case rare list, the marking arrays.
 pub fn memory_estimate(to: usize) -> u64 {
     let heaps = to as u64 + 1;
@@ -1445,6 +1152,9 @@ pub struct Run {
     pub mode: Mode,
     /// The rare list's length at the end.
     pub rare_len: usize,
+    /// The period certified during the run, if one was: the values from where it was found
+    /// on were filled in by it.
+    pub period: Option<Periodicity>,
 }
 
 /// [`compute`], also returning the work counters, final mode and rare-list size.
@@ -1482,11 +1192,14 @@ pub fn run(code: &Code, to: usize, options: &Options, progress: &dyn Progress) -
         .reserve((to + 1).saturating_sub(engine.values.len()));
     progress.start(&format!("computing {}", code.name()), to as u64 + 1);
     engine.set_parallel(pool.is_some());
+    engine.set_simd(options.simd)?;
     let mut run = || run_loop(&mut engine, to, options, progress);
-    match &pool {
+    let period = match &pool {
         Some(pool) => pool.install(run)?,
         None => run()?,
-    }
+    };
+    // A resumed checkpoint may reach past `to`: report only what this table certifies.
+    let period = period.filter(|p| p.certified_at <= to as u64);
     if let Some(path) = &options.checkpoint {
         save(&engine, path)?;
     }
@@ -1500,21 +1213,40 @@ pub fn run(code: &Code, to: usize, options: &Options, progress: &dyn Progress) -
         stats,
         mode,
         rare_len,
+        period,
     })
 }
 
+/// The longest period looked for while a table runs (4 bytes of memory each): above the
+/// longest known period of an octal game, 60,620,715 for 0.1777.
+pub const MAX_PERIOD: u64 = 1 << 26;
+
+/// The first table length at which [`run`] looks for a period; it looks again at every
+/// doubling, so the searches cost at most two passes over the table.
+const FIRST_PERIOD_CHECK: usize = 1 << 10;
+
+/// Steps the engine to `to`, looking for a certified period at every doubling of the table;
+/// once one is found, the rest of the table is filled in by it.
 fn run_loop(
     engine: &mut Engine,
     to: usize,
     options: &Options,
     progress: &dyn Progress,
-) -> Result<()> {
+) -> Result<Option<Periodicity>> {
     let start = Instant::now();
     let first = engine.values.len();
     let mut last_checkpoint = Instant::now();
     let mut last_report = Instant::now();
     let mut reported = first;
+    let bounds = engine.code.certificate();
+    let mut next_check = FIRST_PERIOD_CHECK.max(first.next_power_of_two());
     while engine.values.len() <= to {
+        if bounds.is_some() && engine.values.len() == next_check {
+            next_check *= 2;
+            if let Some(period) = certify(engine, to) {
+                return Ok(Some(period));
+            }
+        }
         engine.step_with(options.naive_only)?;
         let n = engine.values.len() - 1;
         if options.stop_after == Some(n) {
@@ -1544,7 +1276,25 @@ fn run_loop(
             }
         }
     }
-    Ok(())
+    // The table is complete: one more search, over all of it.
+    Ok(certify(engine, usize::MAX))
+}
+
+/// Looks for a certified period in the values so far; when one is found, fills the values up
+/// to `to` by it (the certificate proves them) and returns it.
+fn certify(engine: &mut Engine, to: usize) -> Option<Periodicity> {
+    let bounds = engine.code.certificate()?;
+    let period = find_period_below(&engine.values, bounds, MAX_PERIOD)?;
+    let (pre, p) = (period.preperiod as usize, period.period as usize);
+    let from = engine.values.len();
+    if to != usize::MAX && to >= from {
+        engine.values.reserve(to + 1 - from);
+        for n in from..=to {
+            let v = engine.values[pre + (n - pre) % p];
+            engine.values.push(v);
+        }
+    }
+    Some(period)
 }
 
 /// Seconds left at the recent rate: a heap costs about the same in a sparse mode, and in
@@ -1601,7 +1351,7 @@ mod tests {
 
     /// The slow reference: mex over every option, straight from the definition.
     fn reference(code: &Code, to: usize) -> Vec<u16> {
-        let d = code.digits();
+        let d = code.dense_digits(MAX_DIGITS).unwrap();
         let mut g: Vec<u16> = Vec::new();
         for n in 0..=to {
             let mut options = std::collections::HashSet::new();
@@ -1618,7 +1368,7 @@ mod tests {
                 if digit & 4 != 0 {
                     for a in 1..n - t {
                         let b = n - t - a;
-                        if b >= 1 && !(code.is_unequal() && a == b) {
+                        if b >= 1 && !(code.unequal_splits() && a == b) {
                             options.insert(g[a] ^ g[b]);
                         }
                     }
@@ -1672,20 +1422,16 @@ mod tests {
     }
 
     #[test]
-    fn codes_parse_and_print() {
-        assert_eq!(Code::parse("0.6").unwrap().digits(), &[0, 6]);
-        assert_eq!(Code::parse(".007").unwrap().name(), "0.007");
-        assert_eq!(Code::parse("4.07").unwrap().name(), "4.07");
-        assert_eq!(Code::parse("0.8F").unwrap().digits(), &[0, 8, 15]);
-        assert!(Code::parse("0.8").unwrap().unsupported_reason().is_some());
-        assert!(matches!(
-            Engine::new(&Code::parse("0.8").unwrap()),
-            Err(Error::Unsupported(_))
-        ));
-        assert!(Code::parse("1.6").is_err());
-        assert!(Code::parse("0.6x").is_err());
-        assert!(Code::parse("06").is_err());
-        assert!(Code::new(vec![0, 16]).is_err());
+    fn codes_outside_the_engine_are_refused() {
+        assert!(unsupported_reason(&Code::parse("0.6").unwrap()).is_none());
+        assert!(unsupported_reason(&Code::grundy()).is_none());
+        let three = Code::parse("0.8").unwrap();
+        assert!(unsupported_reason(&three).unwrap().contains("three heaps"));
+        assert!(matches!(Engine::new(&three), Err(Error::Unsupported(_))));
+        let unbounded = Code::all_but(&[2]).unwrap();
+        assert!(unsupported_reason(&unbounded).unwrap().contains("digits"));
+        let long = Code::subtraction(&[MAX_DIGITS + 1]).unwrap();
+        assert!(matches!(Engine::new(&long), Err(Error::Unsupported(_))));
     }
 
     #[test]
@@ -1726,36 +1472,51 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
-        /// The AVX-512 scan reports the same hits, in the same order, as the scalar loop, for
-        /// values over the whole table (the four registers and their selection).
+        /// Every scan path reports the same hits, in the same order, as the pair-by-pair loop,
+        /// for values over the whole table (the AVX-512 registers and their selection, the
+        /// list and table lookups of the portable and AVX2 paths).
         #[test]
-        fn vector_scan_matches_scalar(
+        fn every_scan_path_matches_the_plain_loop(
             bits in 1u32..=11,
             values in prop::collection::vec(0u16..2048, 2..600),
-            wanted in prop::collection::vec(0u16..2048, 0..300),
+            wanted in prop::collection::vec(0u16..2048, 0..40),
             stop_after in 1usize..50,
+            first in 1usize..40,
         ) {
             // Values below cap = 2^bits, so that the one- and two-register lookups run too.
             let cap = 1usize << bits;
             let values: Vec<u16> = values.iter().map(|&v| v & (cap as u16 - 1)).collect();
-            let s = values.len();
+            let s = values.len() - 1;
             let last = s / 2;
-            let mut table = WantTable([0; TABLE_BITS / 16]);
+            let mut table = WantTable::EMPTY;
             for &w in &wanted {
-                table.0[usize::from(w >> 4)] |= 1 << (w & 15);
+                table.insert(w & (cap as u16 - 1));
             }
-            let run = |simd: bool| {
+            let plain = {
                 let mut want = table;
                 let mut hits = Vec::new();
-                let looked = scan_pairs(&values, s, 1, last, &mut want, cap, simd, |x| {
+                let mut looked = 0;
+                for a in first..=last {
+                    looked += 1;
+                    let x = values[a] ^ values[s - a];
+                    if want.contains(x) {
+                        want.remove(x);
+                        hits.push(x);
+                        if hits.len() >= stop_after {
+                            break;
+                        }
+                    }
+                }
+                (looked, hits, want)
+            };
+            for path in Simd::available() {
+                let mut want = table;
+                let mut hits = Vec::new();
+                let looked = scan_pairs(&values, s, first, last, &mut want, cap, path, |x| {
                     hits.push(x);
                     hits.len() < stop_after
                 });
-                (looked, hits, want.0)
-            };
-            let scalar = run(false);
-            if simd_available() {
-                prop_assert_eq!(run(true), scalar);
+                prop_assert_eq!(&(looked, hits, want), &plain, "path {}", path);
             }
         }
     }
@@ -1805,11 +1566,11 @@ mod tests {
         });
         assert!(engine.rare_len() >= 2 * engine.parallel_min, "{engine:?}");
         assert_eq!(engine.values(), &expected[..]);
-        // The naive scan split between the threads, with and without AVX-512.
-        for simd in [false, true] {
+        // The naive scan split between the threads, on every path this CPU runs.
+        for path in Simd::available() {
             let mut engine = Engine::new(&code).unwrap();
             engine.fixed_mode = true;
-            engine.simd &= simd;
+            engine.set_simd(path).unwrap();
             engine.set_parallel(true);
             engine.parallel_min = 1 << 10;
             pool.install(|| {
@@ -1824,7 +1585,7 @@ mod tests {
     #[test]
     fn values_beyond_u16_are_refused() {
         // Nim (0.333…) has G(n) = n.
-        let nim = Code::new(vec![0; 1].into_iter().chain(vec![3; 255]).collect()).unwrap();
+        let nim = Code::from_digits(&[[0].as_slice(), &[3; 255]].concat()).unwrap();
         let values = compute(&nim, 200, &options(1), &()).unwrap();
         assert_eq!(values[200], 200);
         assert_eq!(to_value(7, 65535).unwrap(), 65535);
@@ -1886,7 +1647,7 @@ mod tests {
             .prop_filter_map("a code with a move", |(d0, rest)| {
                 let mut digits = vec![d0];
                 digits.extend(rest);
-                Code::new(digits).ok()
+                Code::from_digits(&digits).ok()
             })
     }
 
@@ -1910,6 +1671,7 @@ mod tests {
             mask in 1u16..64,
             heap_parity in any::<bool>(),
             parallel in any::<bool>(),
+            path in prop::sample::select(Simd::available()),
         ) {
             let to = 1200;
             let mut engine = Engine::new(&code).unwrap();
@@ -1918,7 +1680,7 @@ mod tests {
                 || (heap_parity && !engine.heap_parity_allowed) { Mode::Naive } else { mode };
             engine.set_mode(mode);
             engine.fixed_mode = true;
-            engine.simd &= parallel;
+            engine.set_simd(path).unwrap();
             engine.set_parallel(parallel);
             for _ in 0..=to {
                 engine.step().unwrap();

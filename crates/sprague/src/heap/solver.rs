@@ -271,25 +271,16 @@ impl HeapValues for HeapSolver {
     ) -> Option<Result<Table>> {
         let code = self.rules.code()?;
         // Only splitting codes need the sparse engine; subtraction-like codes are faster here.
-        if !code.splits() {
-            return None;
-        }
-        let fast = if code.unequal_splits() {
-            super::rare::Code::grundy()
-        } else {
-            super::rare::Code::parse(&code.to_text()?).ok()?
-        };
-        if fast.unsupported_reason().is_some() {
+        if !code.splits() || super::rare::unsupported_reason(code).is_some() {
             return None;
         }
         Some((|| {
             let to = usize::try_from(to)
                 .map_err(|_| Error::Limit(format!("a table to {to} does not fit in memory")))?;
-            let values = super::rare::compute(&fast, to, options, progress)?;
-            let period = self.bounds.and_then(|b| find_period(&values, b));
+            let run = super::rare::run(code, to, options, progress)?;
             Ok(Table {
-                values: values.into_iter().map(u64::from).collect(),
-                period,
+                values: run.values.into_iter().map(u64::from).collect(),
+                period: run.period,
             })
         })())
     }

@@ -1,0 +1,550 @@
+//! The pair scan of the sparse-space engine: which values `G(a) ⊕ G(s − a)`, for `a` in a
+//! range, are still wanted, found in order of `a`.
+//!
+//! Most pairs repeat a value already seen, so the scan tests many pairs at a time against the
+//! set of values still wanted and leaves the vector loop only for new values. Three paths, one
+//! chosen by the caller as a [`Simd`] value:
+//!
+//! - **Portable**: plain Rust written in blocks of [`BLOCK`] pairs so that the compiler
+//!   vectorises it for the build's target (x86-64 SSE2, aarch64 NEON). While at most
+//!   [`MAX_LIST`] values are wanted (the usual case after the first few pairs), each block's
+//!   XORs are compared with every wanted value (a few vector compares per block); with more,
+//!   each XOR is looked up in the bit table, pair by pair.
+//! - **AVX2**: the same code, compiled a second time with AVX2 enabled (`#[target_feature]`),
+//!   and chosen at run time.
+//! - **AVX-512** (F and BW): 32 pairs per step, each XOR looked up in the 2048-bit table held
+//!   in four registers with word permutes.
+//!
+//! Every path reports the same hits in the same order; the tests check that.
+
+use crate::simd::Simd;
+
+/// Pairs per block of the portable and AVX2 scans.
+pub(crate) const BLOCK: usize = 32;
+
+/// The most wanted values the portable and AVX2 scans compare against directly; above it they
+/// look values up in the bit table.
+pub(crate) const MAX_LIST: usize = 16;
+
+/// Values the scans can look up: below 2048.
+pub(crate) const TABLE_BITS: usize = 2048;
+
+/// A set of values below [`TABLE_BITS`] as words of 16 bits: the layout the AVX-512 word
+/// permutes read as a lookup table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub(crate) struct WantTable(pub(crate) [u16; TABLE_BITS / 16]);
+
+impl WantTable {
+    /// The empty set.
+    pub(crate) const EMPTY: WantTable = WantTable([0; TABLE_BITS / 16]);
+
+    /// Whether the table can hold every value below `cap`.
+    pub(crate) const fn fits(cap: usize) -> bool {
+        cap <= TABLE_BITS
+    }
+
+    /// The values `v < below` with `seen[v] == 0`.
+    pub(crate) fn unseen(seen: &[u8], below: usize) -> WantTable {
+        let mut table = WantTable::EMPTY;
+        for (v, &mark) in seen[..below.min(TABLE_BITS)].iter().enumerate() {
+            if mark == 0 {
+                table.0[v >> 4] |= 1 << (v & 15);
+            }
+        }
+        table
+    }
+
+    /// Adds `v` (below [`TABLE_BITS`]).
+    #[cfg(test)]
+    pub(crate) fn insert(&mut self, v: u16) {
+        let v = usize::from(v);
+        if v < TABLE_BITS {
+            self.0[v >> 4] |= 1 << (v & 15);
+        }
+    }
+
+    /// Whether `v` is in the set.
+    #[inline(always)]
+    pub(crate) fn contains(&self, v: u16) -> bool {
+        let v = usize::from(v);
+        v < TABLE_BITS && self.0[v >> 4] >> (v & 15) & 1 != 0
+    }
+
+    /// Removes `v`.
+    #[inline(always)]
+    pub(crate) fn remove(&mut self, v: u16) {
+        let v = usize::from(v);
+        if v < TABLE_BITS {
+            self.0[v >> 4] &= !(1 << (v & 15));
+        }
+    }
+
+    /// The number of values in the set, and when it is at most `out.len()`, the values,
+    /// ascending, in `out`.
+    fn list(&self, out: &mut [u16]) -> usize {
+        let words = self.0.chunks_exact(4).map(|pair| {
+            u64::from(pair[0])
+                | u64::from(pair[1]) << 16
+                | u64::from(pair[2]) << 32
+                | u64::from(pair[3]) << 48
+        });
+        let count = words.clone().map(|w| w.count_ones() as usize).sum();
+        if count <= out.len() {
+            let mut k = 0;
+            for (w, mut bits) in words.enumerate() {
+                while bits != 0 {
+                    out[k] = (w * 64) as u16 + bits.trailing_zeros() as u16;
+                    bits &= bits - 1;
+                    k += 1;
+                }
+            }
+        }
+        count
+    }
+}
+
+/// Visits, in order of `a`, the pairs `a` in `first..=last` whose `x = G(a) ⊕ G(s − a)` is in
+/// `want`: removes `x` from `want` and calls `hit(x)`, which returns whether to go on.
+/// Returns the number of pairs looked at. Every value must be below `cap` (a power of two) and
+/// [`TABLE_BITS`]; `path` must be a concrete path this CPU runs ([`Simd::resolve`]).
+///
+/// # Panics
+///
+/// When `first ≥ 1`, `last ≤ s / 2` and `s ≤ values.len()` do not hold while `first ≤ last`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn scan_pairs(
+    values: &[u16],
+    s: usize,
+    first: usize,
+    last: usize,
+    want: &mut WantTable,
+    cap: usize,
+    path: Simd,
+    mut hit: impl FnMut(u16) -> bool,
+) -> usize {
+    if first > last {
+        return 0;
+    }
+    assert!(first >= 1 && last <= s / 2 && s <= values.len());
+    let (next, stopped) = match path {
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 if crate::simd::Simd::Avx512.is_available() => {
+            // SAFETY: the CPU reports AVX-512 F and BW (checked just above, a cached test), and
+            // the bounds were asserted above.
+            // Values below 512 (or 1024) need one register (or two) of the table: fewer permutes.
+            let (next, stopped) = unsafe {
+                if cap <= TABLE_BITS / 4 {
+                    avx512::scan::<1>(values, s, first, last, want, &mut hit)
+                } else if cap <= TABLE_BITS / 2 {
+                    avx512::scan::<2>(values, s, first, last, want, &mut hit)
+                } else {
+                    avx512::scan::<4>(values, s, first, last, want, &mut hit)
+                }
+            };
+            if stopped {
+                (next, true)
+            } else {
+                generic_scan(values, s, next, last, want, &mut hit, find_in_table)
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 | Simd::Avx512 if crate::simd::Simd::Avx2.is_available() => {
+            // SAFETY: the CPU reports AVX2 (checked just above, a cached test).
+            unsafe { avx2_scan(values, s, first, last, want, &mut hit) }
+        }
+        _ => generic_scan(values, s, first, last, want, &mut hit, find_in_table),
+    };
+    let _ = cap;
+    if stopped {
+        next - first
+    } else {
+        last + 1 - first
+    }
+}
+
+/// [`generic_scan`] compiled with AVX2.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_scan(
+    values: &[u16],
+    s: usize,
+    first: usize,
+    last: usize,
+    want: &mut WantTable,
+    hit: &mut impl FnMut(u16) -> bool,
+) -> (usize, bool) {
+    // SAFETY: this function runs only where the CPU supports AVX2 (its own contract).
+    let gather =
+        |v: &[u16], s, a, last, w: &WantTable| unsafe { avx2::find_in_table(v, s, a, last, w) };
+    generic_scan(values, s, first, last, want, hit, gather)
+}
+
+/// The portable scan: returns where it stopped and whether `hit` asked to stop (the index is
+/// then one past the stopping pair). Bounds as for [`scan_pairs`].
+#[inline(always)]
+fn generic_scan(
+    values: &[u16],
+    s: usize,
+    first: usize,
+    last: usize,
+    want: &mut WantTable,
+    hit: &mut impl FnMut(u16) -> bool,
+    find_in_table: impl Fn(&[u16], usize, usize, usize, &WantTable) -> Result<(usize, u32), usize>,
+) -> (usize, bool) {
+    let mut a = first;
+    // The wanted values while there are few of them, kept in step with `want`.
+    let mut list = [0u16; MAX_LIST];
+    let mut count = want.list(&mut list);
+    loop {
+        if count == 0 {
+            return (last + 1, false);
+        }
+        let found = if count <= MAX_LIST {
+            // Repeats of a wanted value never change the result.
+            for i in count..MAX_LIST {
+                list[i] = list[0];
+            }
+            match count {
+                1..=4 => find_in_list::<4>(values, s, a, last, &list),
+                5..=8 => find_in_list::<8>(values, s, a, last, &list),
+                _ => find_in_list::<MAX_LIST>(values, s, a, last, &list),
+            }
+        } else {
+            find_in_table(values, s, a, last, want)
+        };
+        // A block with hits (their lanes as bits), or the pairs left over after the blocks.
+        let (block, mask, to) = match found {
+            Ok((block, mask)) => (block, mask, block + BLOCK - 1),
+            Err(tail) => (tail, u32::MAX, last),
+        };
+        let (stop, removed) = report(values, s, block, to, mask, want, hit);
+        if let Some(stop) = stop {
+            return (stop, true);
+        }
+        if to == last {
+            return (last + 1, false);
+        }
+        if count <= MAX_LIST {
+            let mut kept = 0;
+            for i in 0..count {
+                if want.contains(list[i]) {
+                    list[kept] = list[i];
+                    kept += 1;
+                }
+            }
+            count = kept;
+        } else {
+            count -= removed;
+            if count <= MAX_LIST {
+                count = want.list(&mut list);
+            }
+        }
+        a = to + 1;
+    }
+}
+
+/// The XORs of the block of pairs `a..a + BLOCK`.
+#[inline(always)]
+fn block_xors(values: &[u16], s: usize, a: usize) -> [u16; BLOCK] {
+    let low = &values[a..a + BLOCK];
+    let high = &values[s - a - (BLOCK - 1)..=s - a];
+    let mut x = [0u16; BLOCK];
+    for i in 0..BLOCK {
+        x[i] = low[i] ^ high[BLOCK - 1 - i];
+    }
+    x
+}
+
+/// The first block `a, a + BLOCK, …` (whole blocks up to `last`) with an XOR among the first
+/// `K` values of `list`: `Ok((start, lanes))` with bit `i` of `lanes` set when pair `start + i`
+/// is one, or `Err(first pair after the whole blocks)`.
+#[inline(always)]
+fn find_in_list<const K: usize>(
+    values: &[u16],
+    s: usize,
+    mut a: usize,
+    last: usize,
+    list: &[u16; MAX_LIST],
+) -> Result<(usize, u32), usize> {
+    let wanted: [u16; K] = std::array::from_fn(|j| list[j]);
+    while a + BLOCK - 1 <= last {
+        let x = block_xors(values, s, a);
+        let mut hits = [0u16; BLOCK];
+        for w in wanted {
+            for i in 0..BLOCK {
+                hits[i] |= u16::from(x[i] == w);
+            }
+        }
+        if hits.iter().fold(0, |acc, &h| acc | h) != 0 {
+            return Ok((a, lanes(&hits)));
+        }
+        a += BLOCK;
+    }
+    Err(a)
+}
+
+/// The lanes of a block whose entry is not zero, as bits.
+#[inline(always)]
+fn lanes(hits: &[u16; BLOCK]) -> u32 {
+    let mut mask = 0;
+    for (i, &h) in hits.iter().enumerate() {
+        mask |= u32::from(h != 0) << i;
+    }
+    mask
+}
+
+/// As [`find_in_list`], looking each XOR up in the table.
+#[inline(always)]
+fn find_in_table(
+    values: &[u16],
+    s: usize,
+    mut a: usize,
+    last: usize,
+    want: &WantTable,
+) -> Result<(usize, u32), usize> {
+    while a + BLOCK - 1 <= last {
+        let x = block_xors(values, s, a);
+        let mut hits = [0u16; BLOCK];
+        for i in 0..BLOCK {
+            // Values are below TABLE_BITS (the caller's promise); the mask keeps the index in
+            // the table without a bounds check.
+            let v = usize::from(x[i]) & (TABLE_BITS - 1);
+            hits[i] = want.0[v >> 4] >> (v & 15) & 1;
+        }
+        if hits.iter().fold(0, |acc, &h| acc | h) != 0 {
+            return Ok((a, lanes(&hits)));
+        }
+        a += BLOCK;
+    }
+    Err(a)
+}
+
+/// Reports, in order, the pairs `from + i` (up to `to`, with bit `i` of `lanes` set) whose XOR
+/// is wanted, removing it from `want`; returns one past the pair where `hit` asked to stop, and
+/// how many values were removed. A lane's value may have been found by an earlier lane, so each
+/// is looked up again.
+#[inline(always)]
+fn report(
+    values: &[u16],
+    s: usize,
+    from: usize,
+    to: usize,
+    mut lanes: u32,
+    want: &mut WantTable,
+    hit: &mut impl FnMut(u16) -> bool,
+) -> (Option<usize>, usize) {
+    let mut removed = 0;
+    while lanes != 0 {
+        let a = from + lanes.trailing_zeros() as usize;
+        lanes &= lanes - 1;
+        if a > to {
+            break;
+        }
+        let x = values[a] ^ values[s - a];
+        if want.contains(x) {
+            want.remove(x);
+            removed += 1;
+            if !hit(x) {
+                return (Some(a + 1), removed);
+            }
+        }
+    }
+    (None, removed)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{WantTable, BLOCK, TABLE_BITS};
+    use std::arch::x86_64::*;
+
+    /// [`super::find_in_table`] with AVX2 gathers: eight 32-bit words of the table per
+    /// instruction, where the compiler would extract every lane.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2; every XOR must be below [`TABLE_BITS`].
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn find_in_table(
+        values: &[u16],
+        s: usize,
+        mut a: usize,
+        last: usize,
+        want: &WantTable,
+    ) -> Result<(usize, u32), usize> {
+        const _: () = assert!(TABLE_BITS == 2048 && BLOCK == 32);
+        let table = want.0.as_ptr().cast::<i32>();
+        // Reverses the eight words of each 128-bit half.
+        let reverse = _mm256_setr_epi8(
+            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6,
+            7, 4, 5, 2, 3, 0, 1,
+        );
+        let low5 = _mm256_set1_epi32(31);
+        let index_mask = _mm256_set1_epi32((TABLE_BITS / 32 - 1) as i32);
+        while a + BLOCK - 1 <= last {
+            let block = &values[a..a + BLOCK];
+            let partners = &values[s - a - (BLOCK - 1)..=s - a];
+            let mut lanes = 0u32;
+            for half in 0..2 {
+                // SAFETY: both slices hold 32 words, so each half's 16 words are in bounds.
+                let (low, high) = unsafe {
+                    (
+                        _mm256_loadu_si256(block.as_ptr().add(16 * half).cast()),
+                        _mm256_loadu_si256(partners.as_ptr().add(16 - 16 * half).cast()),
+                    )
+                };
+                let high =
+                    _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high, reverse));
+                let x = _mm256_xor_si256(low, high);
+                for (quarter, wide) in [
+                    _mm256_cvtepu16_epi32(_mm256_castsi256_si128(x)),
+                    _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(x)),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    let index = _mm256_and_si256(_mm256_srli_epi32::<5>(wide), index_mask);
+                    // SAFETY: the index is masked below 64, and the table has 64 words of 32
+                    // bits (2048 bits, little-endian, so bit v of the table is bit v & 31 of
+                    // word v >> 5).
+                    let words = unsafe { _mm256_i32gather_epi32::<4>(table, index) };
+                    // The wanted bit moved to the sign bit of each lane.
+                    let bits = _mm256_sllv_epi32(
+                        words,
+                        _mm256_sub_epi32(low5, _mm256_and_si256(wide, low5)),
+                    );
+                    let mask = _mm256_movemask_ps(_mm256_castsi256_ps(bits)) as u32;
+                    lanes |= mask << (16 * half + 8 * quarter);
+                }
+            }
+            if lanes != 0 {
+                return Ok((a, lanes));
+            }
+            a += BLOCK;
+        }
+        Err(a)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    use super::WantTable;
+    use std::arch::x86_64::*;
+
+    /// The block part of [`super::scan_pairs`]: 32 pairs per step, each value looked up in
+    /// the 2048-bit table with two-table word permutes. The table lives in four registers, kept
+    /// equal to `want`. Returns where it stopped and whether `hit` asked to stop (the returned
+    /// index is then one past the stopping pair).
+    ///
+    /// `REGISTERS` (1, 2 or 4) is how many registers of the table the lookups read: with 1,
+    /// every XOR must be below 512, with 2 below 1024.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F and BW; `1 ≤ first`, `last ≤ s / 2`, `s ≤ values.len()`.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn scan<const REGISTERS: usize>(
+        values: &[u16],
+        s: usize,
+        first: usize,
+        last: usize,
+        want: &mut WantTable,
+        hit: &mut impl FnMut(u16) -> bool,
+    ) -> (usize, bool) {
+        assert!(first >= 1 && last <= s / 2 && s <= values.len());
+        let reverse = _mm512_set_epi16(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31,
+        );
+        let fifteen = _mm512_set1_epi16(15);
+        let one = _mm512_set1_epi16(1);
+        let bit10 = _mm512_set1_epi16(1 << 10);
+        // SAFETY: the table is 256 bytes, aligned to 64.
+        let mut tables =
+            unsafe { [0, 32, 64, 96].map(|at| _mm512_load_si512(want.0.as_ptr().add(at).cast())) };
+        // The hit mask of the 32 pairs from `a`.
+        macro_rules! block {
+            ($a:expr) => {{
+                let a: usize = $a;
+                // SAFETY: a + 31 ≤ last < s ≤ values.len(), and s − a − 31 ≥ s − last ≥ 0
+                // with s − a ≤ s − 1 < values.len() as a ≥ first ≥ 1.
+                let (low, high) = unsafe {
+                    (
+                        _mm512_loadu_si512(values.as_ptr().add(a).cast()),
+                        _mm512_loadu_si512(values.as_ptr().add(s - a - 31).cast()),
+                    )
+                };
+                let x = _mm512_xor_si512(low, _mm512_permutexvar_epi16(reverse, high));
+                // Word x >> 4 of the table: the permutes read bits 4–9, bit 10 picks the pair.
+                let index = _mm512_srli_epi16::<4>(x);
+                let words = match REGISTERS {
+                    1 => _mm512_permutexvar_epi16(index, tables[0]),
+                    2 => _mm512_permutex2var_epi16(tables[0], index, tables[1]),
+                    _ => _mm512_mask_blend_epi16(
+                        _mm512_test_epi16_mask(x, bit10),
+                        _mm512_permutex2var_epi16(tables[0], index, tables[1]),
+                        _mm512_permutex2var_epi16(tables[2], index, tables[3]),
+                    ),
+                };
+                let bits = _mm512_srlv_epi16(words, _mm512_and_si512(x, fifteen));
+                _mm512_test_epi16_mask(bits, one)
+            }};
+        }
+        // Reports the hits of a block, in order; returns from `scan` when `hit` says stop.
+        macro_rules! hits {
+            ($a:expr, $mask:expr) => {{
+                let a: usize = $a;
+                let mut mask: u32 = $mask;
+                while mask != 0 {
+                    let lane = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    // Recomputed from the values (in L1): reading a lane back from a vector
+                    // stored to the stack would stall on store forwarding.
+                    let value = values[a + lane] ^ values[s - a - lane];
+                    // An earlier lane (or block) may have found the same value.
+                    if !want.contains(value) {
+                        continue;
+                    }
+                    want.remove(value);
+                    // Clear the bit in the registers too: reloading them right after the
+                    // scalar store would stall on store forwarding.
+                    let word = usize::from(value >> 4);
+                    let bit = _mm512_set1_epi16(!(1u16 << (value & 15)) as i16);
+                    let ones = _mm512_set1_epi16(-1);
+                    let keep = _mm512_mask_mov_epi16(ones, 1 << (word & 31), bit);
+                    match word >> 5 {
+                        0 => tables[0] = _mm512_and_si512(tables[0], keep),
+                        1 => tables[1] = _mm512_and_si512(tables[1], keep),
+                        2 => tables[2] = _mm512_and_si512(tables[2], keep),
+                        _ => tables[3] = _mm512_and_si512(tables[3], keep),
+                    }
+                    if !hit(value) {
+                        return (a + lane + 1, true);
+                    }
+                }
+            }};
+        }
+        let mut a = first;
+        // Two blocks per test of the masks: hits are rare, so one branch serves 64 pairs.
+        while a + 63 <= last {
+            let (first_mask, second_mask) = (block!(a), block!(a + 32));
+            if first_mask | second_mask != 0 {
+                hits!(a, first_mask);
+                hits!(a + 32, second_mask);
+            }
+            a += 64;
+        }
+        while a + 31 <= last {
+            let mask = block!(a);
+            if mask != 0 {
+                hits!(a, mask);
+            }
+            a += 32;
+        }
+        (a, false)
+    }
+}
