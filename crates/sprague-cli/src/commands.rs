@@ -229,7 +229,7 @@ fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> 
         }
         let stdin = std::io::stdin().lock();
         let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        sprague::nimber::mul_batch(stdin, stdout)?;
+        sprague::nimber::mul_batch(stdin, stdout, sprague::simd::Simd::Auto)?;
         return Ok(());
     }
     let values = args
