@@ -130,7 +130,11 @@ pub(crate) mod x86 {
 
     #[inline(always)]
     unsafe fn load(p: *const u64) -> Block {
-        std::array::from_fn(|q| _mm256_loadu_si256(p.add(4 * q).cast()))
+        let mut b = [_mm256_setzero_si256(); 8];
+        for (q, r) in b.iter_mut().enumerate() {
+            *r = _mm256_loadu_si256(p.add(4 * q).cast());
+        }
+        b
     }
 
     #[inline(always)]
@@ -185,7 +189,11 @@ pub(crate) mod x86 {
             0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, //
             0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
         );
-        transpose16(r.map(|x| _mm256_shuffle_epi8(x, pair)))
+        let mut r = r;
+        for x in &mut r {
+            *x = _mm256_shuffle_epi8(*x, pair);
+        }
+        transpose16(r)
     }
 
     /// Planes to words, the inverse of [`to_planes`].
@@ -195,7 +203,11 @@ pub(crate) mod x86 {
             0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, //
             0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
         );
-        transpose16(p).map(|x| _mm256_shuffle_epi8(x, unpair))
+        let mut r = transpose16(p);
+        for x in &mut r {
+            *x = _mm256_shuffle_epi8(*x, unpair);
+        }
+        r
     }
 
     /// The matrix of `t` on planes.
@@ -226,21 +238,24 @@ pub(crate) mod x86 {
     /// than as a padded block.
     const TAIL_BLOCK: usize = 8;
 
+    /// Thirty-two products: `o[i] = x[i] ⊗ y[i]` for i < 32.
+    #[inline(always)]
+    unsafe fn block<C: Clmul4>(x: *const u64, y: *const u64, o: *mut u64) {
+        let (px, mut p) = (convert(&TO, load(x)), convert(&TO, load(y)));
+        for q in 0..8 {
+            let (even, odd) = C::mul4(px[q], p[q]);
+            p[q] = reduce4(even, odd);
+        }
+        store(o, convert(&FROM, p));
+    }
+
     /// `out[i] = a[i] ⊗ b[i]` (equal lengths).
     #[inline(always)]
     unsafe fn mul_slices<C: Clmul4>(a: &[u64], b: &[u64], out: &mut [u64]) {
         let n = a.len().min(b.len()).min(out.len());
         let full = n / 32 * 32;
-        let block = |x: *const u64, y: *const u64, o: *mut u64| {
-            let (px, py) = (convert(&TO, load(x)), convert(&TO, load(y)));
-            let p: Block = std::array::from_fn(|q| {
-                let (even, odd) = C::mul4(px[q], py[q]);
-                reduce4(even, odd)
-            });
-            store(o, convert(&FROM, p));
-        };
         for i in (0..full).step_by(32) {
-            block(
+            block::<C>(
                 a.as_ptr().add(i),
                 b.as_ptr().add(i),
                 out.as_mut_ptr().add(i),
@@ -251,7 +266,7 @@ pub(crate) mod x86 {
             let (mut x, mut y, mut o) = ([0u64; 32], [0u64; 32], [0u64; 32]);
             x[..rest].copy_from_slice(&a[full..n]);
             y[..rest].copy_from_slice(&b[full..n]);
-            block(x.as_ptr(), y.as_ptr(), o.as_mut_ptr());
+            block::<C>(x.as_ptr(), y.as_ptr(), o.as_mut_ptr());
             out[full..n].copy_from_slice(&o[..rest]);
         } else {
             clmul::x86::mul_slices(basis(), &a[full..n], &b[full..n], &mut out[full..n]);
@@ -309,12 +324,12 @@ pub(crate) mod x86 {
         let full = xs.len() / 32 * 32;
         for i in (0..full).step_by(32) {
             let p = xs.as_mut_ptr().add(i);
-            let x = convert(&TO, load(p));
-            let r: Block = std::array::from_fn(|q| {
-                let (even, odd) = C::mul4(cp, x[q]);
-                reduce4(even, odd)
-            });
-            store(p, convert(&FROM, r));
+            let mut x = convert(&TO, load(p));
+            for r in &mut x {
+                let (even, odd) = C::mul4(cp, *r);
+                *r = reduce4(even, odd);
+            }
+            store(p, convert(&FROM, x));
         }
         clmul::x86::scale(basis(), c, &mut xs[full..]);
     }
