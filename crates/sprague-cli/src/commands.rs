@@ -1,6 +1,6 @@
 //! One function per subcommand: call the library, hand the result to `output`.
 
-use crate::cli::{Cli, Command, NimberOp, PositionArgs, TableFormat};
+use crate::cli::{BenchTarget, Cli, Command, NimberOp, PositionArgs, TableFormat};
 use crate::output;
 use crate::progress::Bar;
 use anyhow::Result;
@@ -22,7 +22,7 @@ impl std::fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
-fn bad(message: impl Into<String>) -> anyhow::Error {
+pub(crate) fn bad(message: impl Into<String>) -> anyhow::Error {
     anyhow::Error::new(BadInput(message.into()))
 }
 
@@ -131,6 +131,18 @@ pub fn run(cli: Cli) -> Result<()> {
             batch,
             json,
         } => nimber(op, &args, batch, json),
+        Command::Bench {
+            target: BenchTarget::Nimber,
+            simd,
+        } => {
+            let simd = match simd {
+                Some(text) => text
+                    .parse()
+                    .map_err(|e: sprague::simd::ParseSimdError| bad(e.to_string()))?,
+                None => sprague::simd::Simd::Auto,
+            };
+            crate::bench_nimber::run(simd)
+        }
         Command::Josephus {
             n,
             k,
