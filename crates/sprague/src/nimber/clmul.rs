@@ -129,15 +129,9 @@ const fn build_basis() -> Basis {
 }
 
 /// Whether this CPU has the carry-less multiply instruction (checked once, then cached).
+#[cfg(target_arch = "x86_64")]
 pub fn is_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("pclmulqdq")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    std::arch::is_x86_feature_detected!("pclmulqdq")
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -32,11 +32,13 @@
 //! assert_eq!(Nimber(3).sqrt() * Nimber(3).sqrt(), Nimber(3));
 //! ```
 
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod bitslice;
 mod clmul;
 mod io;
 mod linear;
+#[cfg(target_arch = "x86_64")]
 mod planes;
 mod portable;
 
@@ -142,6 +144,7 @@ impl Multiplier {
     }
 
     /// Whether single products and the tails of slices use PCLMULQDQ.
+    #[cfg(target_arch = "x86_64")]
     #[inline]
     fn has_clmul(self) -> bool {
         self.path != Simd::Portable

@@ -445,6 +445,63 @@ fn any_nimber() -> impl Strategy<Value = Nimber> {
     ]
 }
 
+/// Operands where fast paths go wrong: 0, 1, 2^64 − 1, powers of two, the Fermat 2-powers
+/// 2^(2^k) with their neighbours, subfield elements and random words.
+fn edge_operand() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        Just(0u64),
+        Just(1u64),
+        Just(u64::MAX),
+        (0u32..64).prop_map(|k| 1u64 << k),
+        (0u32..6, 0u64..3).prop_map(|(k, d)| (1u64 << (1 << k)) - 1 + d),
+        (0u32..6).prop_map(|k| u64::MAX >> (64 - (1 << k))),
+        any::<u64>(),
+        (0u64..1 << 16),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_path_matches_the_reference_on_edge_operands(a in edge_operand(), b in edge_operand()) {
+        let expected = mul_reference(a, b);
+        prop_assert_eq!(mul(a, b), expected);
+        prop_assert_eq!((Nimber(a) * Nimber(b)).0, expected);
+        for m in backends() {
+            prop_assert_eq!(m.mul(a, b), expected, "{:?}", m);
+            let mut out = [0u64; 1];
+            m.mul_slices(&[a], &[b], &mut out).unwrap();
+            prop_assert_eq!(out[0], expected, "{:?}", m);
+        }
+    }
+
+    #[test]
+    fn every_path_multiplies_slices_like_the_reference(
+        pairs in proptest::collection::vec((edge_operand(), edge_operand()), 0..300),
+        c in edge_operand(),
+    ) {
+        let (a, b): (Vec<u64>, Vec<u64>) = pairs.into_iter().unzip();
+        let expected: Vec<u64> = a.iter().zip(&b).map(|(&x, &y)| mul_reference(x, y)).collect();
+        let dot_expected = expected.iter().fold(0, |s, p| s ^ p);
+        let product_expected = a.iter().fold(1, |p, &x| mul_reference(p, x));
+        let scaled_expected: Vec<u64> = a.iter().map(|&x| mul_reference(c, x)).collect();
+        for m in backends() {
+            let mut out = vec![0; a.len()];
+            m.mul_slices(&a, &b, &mut out).unwrap();
+            prop_assert_eq!(&out, &expected, "{:?} mul_slices", m);
+            prop_assert_eq!(m.dot(&a, &b), Ok(dot_expected), "{:?} dot", m);
+            prop_assert_eq!(m.product(&a), product_expected, "{:?} product", m);
+            let mut scaled = a.clone();
+            m.scale(c, &mut scaled);
+            prop_assert_eq!(&scaled, &scaled_expected, "{:?} scale", m);
+            let mut out = vec![0; a.len()];
+            super::mul_slices(&a, &b, &mut out, m.path()).unwrap();
+            prop_assert_eq!(&out, &expected, "{:?} nimber::mul_slices", m);
+        }
+    }
+}
+
 proptest! {
     #[test]
     fn multiplication_is_associative_and_commutative(a in any_nimber(), b in any_nimber(), c in any_nimber()) {
