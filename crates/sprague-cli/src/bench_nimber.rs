@@ -315,6 +315,25 @@ pub fn run(simd: Simd) -> Result<()> {
         };
         rows.push((m.name.clone(), run_method(m, x, y)?));
     }
+    // A dependent chain of 64-bit integer multiplies takes 3 cycles a step on every recent
+    // x86-64 core: the clock this run saw, and how much the machine's load slowed it.
+    let calibration = measure(
+        || {
+            let mut x = black_box(3u64);
+            for _ in 0..N {
+                x = x.wrapping_mul(x);
+            }
+            x
+        },
+        N,
+        BUDGET_NS / 3,
+    );
+    println!(
+        "calibration: {:.3} ns ({:.3}) a dependent 64-bit multiply (3 cycles: {:.2} GHz)",
+        calibration.cpu,
+        calibration.wall,
+        3.0 / calibration.cpu
+    );
     println!();
     println!("ns per 64-bit nim product, by CPU time (wall time in brackets); ×R after a peer's");
     println!("figure: the peer takes R times as long as the first sprague row");
