@@ -20,26 +20,25 @@ pub(crate) const BLOCK: usize = 64 * W;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Plane([u64; W]);
 
-impl BitXor for Plane {
-    type Output = Plane;
-    #[inline(always)]
-    fn bitxor(mut self, other: Plane) -> Plane {
-        for (x, y) in self.0.iter_mut().zip(other.0) {
-            *x ^= y;
+/// Lane-wise `^` and `&` of planes.
+macro_rules! lanewise {
+    ($($op:ident, $method:ident, $assign:tt;)*) => {$(
+        impl $op for Plane {
+            type Output = Plane;
+            #[inline(always)]
+            fn $method(mut self, other: Plane) -> Plane {
+                for (x, y) in self.0.iter_mut().zip(other.0) {
+                    *x $assign y;
+                }
+                self
+            }
         }
-        self
-    }
+    )*};
 }
 
-impl BitAnd for Plane {
-    type Output = Plane;
-    #[inline(always)]
-    fn bitand(mut self, other: Plane) -> Plane {
-        for (x, y) in self.0.iter_mut().zip(other.0) {
-            *x &= y;
-        }
-        self
-    }
+lanewise! {
+    BitXor, bitxor, ^=;
+    BitAnd, bitand, &=;
 }
 
 impl Plane {
