@@ -47,6 +47,13 @@ pub struct ScriptCaps {
     pub script_max_positions: u64,
 }
 
+/// What `bench` times.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchTarget {
+    /// Nim products: latency, throughput and slices, every path beside the peers.
+    Nimber,
+}
+
 /// Output formats of `table`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TableFormat {
@@ -230,6 +237,15 @@ pub enum Command {
         /// Seed for the engine's random choice among equally good moves.
         #[arg(long, value_name = "N")]
         seed: Option<u64>,
+    },
+    /// Time the engine's kernels on this CPU beside their peers.
+    Bench {
+        /// What to time.
+        #[arg(value_enum)]
+        target: BenchTarget,
+        /// Force one instruction-set path (auto, portable, avx2, avx2-vpclmul, avx512).
+        #[arg(long, hide = true, value_name = "PATH")]
+        simd: Option<String>,
     },
     /// Every game spec with its parameters, position syntax and a summary.
     Catalog {

@@ -1,6 +1,6 @@
 //! One function per subcommand: call the library, hand the result to `output`.
 
-use crate::cli::{Cli, Command, NimberOp, PositionArgs, ScriptCaps, TableFormat};
+use crate::cli::{BenchTarget, Cli, Command, NimberOp, PositionArgs, ScriptCaps, TableFormat};
 use crate::error::bad;
 use crate::output;
 use crate::progress::Bar;
@@ -158,6 +158,18 @@ pub fn run(cli: Cli) -> Result<()> {
             batch,
             json,
         } => nimber(op, &args, batch, json),
+        Command::Bench {
+            target: BenchTarget::Nimber,
+            simd,
+        } => {
+            let simd = match simd {
+                Some(text) => text
+                    .parse()
+                    .map_err(|e: sprague::simd::ParseSimdError| bad(e.to_string()))?,
+                None => sprague::simd::Simd::Auto,
+            };
+            crate::bench_nimber::run(simd)
+        }
         Command::Josephus {
             n,
             k,
@@ -256,7 +268,7 @@ fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> 
         }
         let stdin = std::io::stdin().lock();
         let stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        sprague::nimber::mul_batch(stdin, stdout)?;
+        sprague::nimber::mul_batch(stdin, stdout, sprague::simd::Simd::Auto)?;
         return Ok(());
     }
     let values = args

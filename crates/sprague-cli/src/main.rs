@@ -1,5 +1,6 @@
 //! The `sprague` command line: parse, call the library, format. No game logic lives here.
 
+mod bench_nimber;
 mod cli;
 mod commands;
 mod error;

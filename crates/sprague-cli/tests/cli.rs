@@ -177,6 +177,24 @@ fn nimber_arithmetic() {
 }
 
 #[test]
+fn bench_nimber_refuses_unknown_and_unavailable_paths() {
+    assert_bad_input(
+        &["bench", "nimber", "--simd", "sse9"],
+        "unknown SIMD path 'sse9'",
+    );
+    let forced = sprague(&["bench", "nimber", "--simd", "avx512"]);
+    if forced.code != 0 {
+        assert_eq!(forced.code, 2, "{}", forced.stderr);
+        assert!(
+            forced.stderr.contains("does not run the avx512 path"),
+            "{}",
+            forced.stderr
+        );
+        assert_eq!(forced.stderr.lines().count(), 1, "{}", forced.stderr);
+    }
+}
+
+#[test]
 fn ruler_winning_moves_leave_sorted_heads() {
     let v = sprague_json(&["value", "ruler", "5", "8", "10", "11", "13", "--json"]);
     assert_eq!(v["nim_value"], 11);

@@ -6,7 +6,8 @@
 //! against the recursive definition before it is timed.
 
 use criterion::{black_box, Criterion, Throughput};
-use sprague::nimber::{self, mul_reference, Backend, Polynomial};
+use sprague::nimber::{self, mul_reference, Multiplier, Polynomial};
+use sprague::simd::{Kernel, Simd};
 use std::time::Instant;
 
 const N: usize = 4096;
@@ -81,25 +82,20 @@ fn methods() -> Vec<(&'static str, Single, Batch)> {
     let tables = std::rc::Rc::new(ByteTables::new());
     let t2 = tables.clone();
     let mut out: Vec<(&'static str, Single, Batch)> = Vec::new();
-    if Backend::Avx512.is_available() {
+    for path in Kernel::NimberProducts.available().into_iter().rev() {
+        let m = Multiplier::new(path).expect("an available path");
+        let name: &'static str = match path {
+            Simd::Avx512 => "sprague avx512 (gfni+vpclmulqdq)",
+            Simd::Avx2Vpclmul => "sprague avx2 + vpclmulqdq",
+            Simd::Avx2 => "sprague avx2 + pclmulqdq",
+            _ => "sprague portable (log/exp, bit-sliced)",
+        };
         out.push((
-            "sprague avx512 (gfni+vpclmulqdq)",
-            Box::new(|a, b| Backend::Avx512.mul(a, b)),
-            Box::new(|a, b, o| Backend::Avx512.mul_slices(a, b, o)),
+            name,
+            Box::new(move |a, b| m.mul(a, b)),
+            Box::new(move |a, b, o| m.mul_slices(a, b, o).unwrap()),
         ));
     }
-    if Backend::Clmul.is_available() {
-        out.push((
-            "sprague fast (pclmulqdq)",
-            Box::new(|a, b| Backend::Clmul.mul(a, b)),
-            Box::new(|a, b, o| Backend::Clmul.mul_slices(a, b, o)),
-        ));
-    }
-    out.push((
-        "sprague portable (log/exp)",
-        Box::new(|a, b| Backend::Portable.mul(a, b)),
-        Box::new(|a, b, o| Backend::Portable.mul_slices(a, b, o)),
-    ));
     out.push((
         "byte-table baseline",
         Box::new(move |a, b| tables.mul(a, b)),
@@ -185,7 +181,10 @@ fn main() {
         assert_eq!(out, expected, "{name}: batch");
     }
     let product_expected = a[..64].iter().fold(1, |p, &x| mul_reference(p, x));
-    assert_eq!(nimber::product(&a[..64]), product_expected);
+    assert_eq!(
+        nimber::product(&a[..64], Simd::Auto).unwrap(),
+        product_expected
+    );
 
     let mut criterion = Criterion::default().configure_from_args();
     {
@@ -200,10 +199,10 @@ fn main() {
             });
         }
         group.bench_function("sprague product() of 4096, polynomial basis", |bench| {
-            bench.iter(|| nimber::product(black_box(&a)))
+            bench.iter(|| nimber::product(black_box(&a), Simd::Auto))
         });
         group.bench_function("sprague dot() of 4096, polynomial basis", |bench| {
-            bench.iter(|| nimber::dot(black_box(&a), black_box(&b)))
+            bench.iter(|| nimber::dot(black_box(&a), black_box(&b), Simd::Auto))
         });
         group.finish();
     }
@@ -273,12 +272,13 @@ fn main() {
         },
         N,
     );
-    let product = ns_per_product(|| nimber::product(&a), N);
-    let dot = ns_per_product(|| nimber::dot(&a, &b), N);
+    let best = Multiplier::best();
+    let product = ns_per_product(|| best.product(&a), N);
+    let dot = ns_per_product(|| best.dot(&a, &b).unwrap(), N);
     let mut scaled = a.clone();
     let scale = ns_per_product(
         || {
-            nimber::scale(b[0], &mut scaled);
+            best.scale(b[0], &mut scaled);
             scaled[0]
         },
         N,
@@ -316,7 +316,7 @@ fn main() {
     }
     let mut sink = Vec::with_capacity(21_000_000);
     let (t, cpu) = (Instant::now(), cpu_time_ns());
-    let count = nimber::mul_batch(text.as_bytes(), &mut sink).unwrap();
+    let count = nimber::mul_batch(text.as_bytes(), &mut sink, Simd::Auto).unwrap();
     let (io, io_cpu) = (t.elapsed(), cpu_time_ns().zip(cpu).map(|(b, a)| b - a));
     assert_eq!(count, 1_000_000);
     println!(

@@ -4,11 +4,17 @@
 //! the environment: [`Simd::Auto`] picks the best path this CPU runs, and the others force one
 //! path so that every path can be tested and compared on one machine.
 //!
+//! Kernels differ in what a path needs of the CPU (the nimber products' AVX-512 path needs
+//! VBMI, GFNI and VPCLMULQDQ besides F and BW) and in which paths they have: [`Kernel`] says
+//! both. [`Simd::is_available`], [`Simd::resolve`] and [`Simd::available`] answer for the
+//! paths every kernel has.
+//!
 //! ```
-//! use sprague::simd::Simd;
+//! use sprague::simd::{Kernel, Simd};
 //! assert!(Simd::Portable.is_available());
 //! assert_ne!(Simd::Auto.resolve(), Simd::Auto);
 //! assert_eq!("avx2".parse::<Simd>(), Ok(Simd::Avx2));
+//! assert!(Kernel::NimberProducts.available().contains(&Simd::Portable));
 //! ```
 
 use std::fmt;
@@ -24,19 +30,26 @@ pub enum Simd {
     Portable,
     /// x86-64 AVX2 (with PCLMULQDQ where a kernel multiplies carry-less).
     Avx2,
+    /// x86-64 AVX2 with VPCLMULQDQ, four carry-less products per instruction on 256-bit
+    /// registers (AMD Zen 3 and later, Intel Ice Lake and later). Only the nimber products
+    /// have this path ([`Kernel::paths`]); the other kernels run it as [`Simd::Avx2`].
+    Avx2Vpclmul,
     /// x86-64 AVX-512 (F and BW; the nimber batch also needs VBMI, GFNI and VPCLMULQDQ).
     Avx512,
 }
 
 impl Simd {
-    /// The concrete paths, slowest first.
+    /// The concrete paths that every kernel has, slowest first.
     pub const PATHS: [Simd; 3] = [Simd::Portable, Simd::Avx2, Simd::Avx512];
 
-    /// Whether this CPU runs the path (`Auto` always does).
+    /// Whether this CPU has the path's base features (`Auto` always does): AVX2 for
+    /// [`Simd::Avx2`], AVX2 and VPCLMULQDQ for [`Simd::Avx2Vpclmul`], AVX-512 F and BW for
+    /// [`Simd::Avx512`]. [`Kernel::runs`] adds what one kernel needs beyond that.
     pub fn is_available(self) -> bool {
         match self {
             Simd::Auto | Simd::Portable => true,
             Simd::Avx2 => has_avx2(),
+            Simd::Avx2Vpclmul => has_avx2() && has_x86(X86::Vpclmulqdq),
             Simd::Avx512 => has_avx512(),
         }
     }
@@ -67,6 +80,7 @@ impl Simd {
             Simd::Auto => "auto",
             Simd::Portable => "portable",
             Simd::Avx2 => "avx2",
+            Simd::Avx2Vpclmul => "avx2-vpclmul",
             Simd::Avx512 => "avx512",
         }
     }
@@ -78,9 +92,9 @@ impl fmt::Display for Simd {
     }
 }
 
-/// A path name that is not one of `auto`, `portable`, `avx2`, `avx512`.
+/// A path name that is not one of `auto`, `portable`, `avx2`, `avx2-vpclmul`, `avx512`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown SIMD path '{0}'; expected auto, portable, avx2 or avx512")]
+#[error("unknown SIMD path '{0}'; expected auto, portable, avx2, avx2-vpclmul or avx512")]
 pub struct ParseSimdError(pub String);
 
 impl FromStr for Simd {
@@ -91,10 +105,97 @@ impl FromStr for Simd {
             "auto" => Ok(Simd::Auto),
             "portable" => Ok(Simd::Portable),
             "avx2" => Ok(Simd::Avx2),
+            "avx2-vpclmul" | "avx2+vpclmulqdq" => Ok(Simd::Avx2Vpclmul),
             "avx512" | "avx-512" => Ok(Simd::Avx512),
             _ => Err(ParseSimdError(s.to_string())),
         }
     }
+}
+
+/// A kernel with several paths: which paths it has, and what each needs of the CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// The octal engine's scan of rare pairs: [`Simd::Portable`], [`Simd::Avx2`] (AVX2),
+    /// [`Simd::Avx512`] (F and BW).
+    OctalScan,
+    /// Nim products of slices ([`crate::nimber::mul_slices`]): [`Simd::Portable`],
+    /// [`Simd::Avx2`] (AVX2 and PCLMULQDQ), [`Simd::Avx2Vpclmul`] (AVX2, PCLMULQDQ and
+    /// VPCLMULQDQ), [`Simd::Avx512`] (F, BW, VBMI, GFNI, VPCLMULQDQ and PCLMULQDQ).
+    NimberProducts,
+}
+
+impl Kernel {
+    /// The kernel's concrete paths, slowest first.
+    pub const fn paths(self) -> &'static [Simd] {
+        match self {
+            Kernel::OctalScan => &Simd::PATHS,
+            Kernel::NimberProducts => {
+                &[Simd::Portable, Simd::Avx2, Simd::Avx2Vpclmul, Simd::Avx512]
+            }
+        }
+    }
+
+    /// Whether this CPU runs the kernel's `path` (`Auto` always does).
+    pub fn runs(self, path: Simd) -> bool {
+        if path == Simd::Auto {
+            return true;
+        }
+        if !self.paths().contains(&path) || !path.is_available() {
+            return false;
+        }
+        match (self, path) {
+            (Kernel::NimberProducts, Simd::Avx2 | Simd::Avx2Vpclmul) => has_x86(X86::Pclmulqdq),
+            (Kernel::NimberProducts, Simd::Avx512) => {
+                has_x86(X86::Pclmulqdq)
+                    && has_x86(X86::Vpclmulqdq)
+                    && has_x86(X86::Gfni)
+                    && has_x86(X86::Avx512vbmi)
+            }
+            _ => true,
+        }
+    }
+
+    /// The kernel's paths this CPU runs, slowest first.
+    pub fn available(self) -> Vec<Simd> {
+        self.paths()
+            .iter()
+            .copied()
+            .filter(|&p| self.runs(p))
+            .collect()
+    }
+
+    /// The concrete path: `Auto` becomes the kernel's best path on this CPU, the others stay.
+    pub fn resolve(self, path: Simd) -> Simd {
+        match path {
+            Simd::Auto => self.available().pop().unwrap_or(Simd::Portable),
+            other => other,
+        }
+    }
+}
+
+/// The x86-64 features that [`Kernel::runs`] asks about beyond a path's base features.
+#[derive(Clone, Copy)]
+enum X86 {
+    Pclmulqdq,
+    Vpclmulqdq,
+    Gfni,
+    Avx512vbmi,
+}
+
+#[cfg(target_arch = "x86_64")]
+fn has_x86(feature: X86) -> bool {
+    match feature {
+        X86::Pclmulqdq => std::arch::is_x86_feature_detected!("pclmulqdq"),
+        X86::Vpclmulqdq => std::arch::is_x86_feature_detected!("vpclmulqdq"),
+        X86::Gfni => std::arch::is_x86_feature_detected!("gfni"),
+        X86::Avx512vbmi => std::arch::is_x86_feature_detected!("avx512vbmi"),
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn has_x86(_: X86) -> bool {
+    false
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -187,7 +288,13 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for p in [Simd::Auto, Simd::Portable, Simd::Avx2, Simd::Avx512] {
+        for p in [
+            Simd::Auto,
+            Simd::Portable,
+            Simd::Avx2,
+            Simd::Avx2Vpclmul,
+            Simd::Avx512,
+        ] {
             assert_eq!(p.name().parse::<Simd>(), Ok(p));
             assert_eq!(p.to_string(), p.name());
         }
@@ -201,5 +308,25 @@ mod tests {
         assert_eq!(Simd::available().last(), Some(&best));
         assert!(Simd::available().contains(&Simd::Portable));
         assert!(!cpu_model().is_empty());
+    }
+
+    #[test]
+    fn kernels_resolve_to_their_best_path() {
+        for kernel in [Kernel::OctalScan, Kernel::NimberProducts] {
+            let best = kernel.resolve(Simd::Auto);
+            assert!(kernel.runs(best), "{kernel:?}: {best}");
+            assert_eq!(kernel.available().last(), Some(&best));
+            assert_eq!(kernel.available()[0], Simd::Portable);
+            for &path in kernel.paths() {
+                // A kernel's path needs at least the path's base features.
+                assert!(
+                    !kernel.runs(path) || path.is_available(),
+                    "{kernel:?} {path}"
+                );
+            }
+        }
+        assert_eq!(Kernel::OctalScan.resolve(Simd::Auto), Simd::Auto.resolve());
+        assert!(!Kernel::OctalScan.runs(Simd::Avx2Vpclmul));
+        assert_eq!(Kernel::NimberProducts.resolve(Simd::Avx2), Simd::Avx2);
     }
 }

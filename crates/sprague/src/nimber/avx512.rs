@@ -11,28 +11,6 @@ use super::clmul::basis;
 use super::linear::ByteMatrix;
 use std::sync::OnceLock;
 
-/// Whether this CPU has everything the wide path needs (each feature detected at run time).
-pub fn is_available() -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(detect)
-}
-
-fn detect() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512vbmi")
-            && std::arch::is_x86_feature_detected!("vpclmulqdq")
-            && std::arch::is_x86_feature_detected!("gfni")
-            && std::arch::is_x86_feature_detected!("pclmulqdq")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// The eight affine matrices of a 64×64 map: `blocks[d][j]` is A(j, (j + d) mod 8) in the
 /// GFNI layout (byte 7 − b holds the row of output bit b).
 pub(crate) type Blocks = [[u64; 8]; 8];
@@ -93,7 +71,8 @@ fn permutations() -> [[u8; 64]; 9] {
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
-    //! The AVX-512 kernels. Every function requires the features of [`super::is_available`].
+    //! The AVX-512 kernels. Every function requires the features that
+    //! `Kernel::NimberProducts` needs for `Simd::Avx512` (`crate::simd`).
 
     use super::{Blocks, WideBasis};
     use crate::nimber::clmul::{self, Basis};
@@ -160,7 +139,7 @@ pub(crate) mod x86 {
     /// `out[i] = a[i] ⊗ b[i]`: eight at a time, the tail one at a time.
     ///
     /// # Safety
-    /// The CPU must have the features of [`super::is_available`]; the slices have equal length.
+    /// The CPU must have the features of the module; the slices have equal length.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,vpclmulqdq,pclmulqdq")]
     pub(crate) unsafe fn mul_slices(
         w: &WideBasis,
@@ -183,7 +162,7 @@ pub(crate) mod x86 {
     /// `xs[i] ← c ⊗ xs[i]`.
     ///
     /// # Safety
-    /// The CPU must have the features of [`super::is_available`].
+    /// The CPU must have the features of the module.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,vpclmulqdq,pclmulqdq")]
     pub(crate) unsafe fn scale(w: &WideBasis, t: &Basis, c: u64, xs: &mut [u64]) {
         let r = regs(w);
@@ -200,7 +179,7 @@ pub(crate) mod x86 {
     /// The nim product of all of `xs`, staying in the polynomial basis.
     ///
     /// # Safety
-    /// The CPU must have the features of [`super::is_available`].
+    /// The CPU must have the features of the module.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,vpclmulqdq,pclmulqdq")]
     pub(crate) unsafe fn product(w: &WideBasis, t: &Basis, xs: &[u64]) -> u64 {
         let r = regs(w);
@@ -224,7 +203,7 @@ pub(crate) mod x86 {
     /// `⊕ a[i] ⊗ b[i]`, reducing once per lane.
     ///
     /// # Safety
-    /// The CPU must have the features of [`super::is_available`]; the slices have equal length.
+    /// The CPU must have the features of the module; the slices have equal length.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni,vpclmulqdq,pclmulqdq")]
     pub(crate) unsafe fn dot(w: &WideBasis, t: &Basis, a: &[u64], b: &[u64]) -> u64 {
         let r = regs(w);

@@ -95,8 +95,14 @@ pub(crate) const fn poly_images() -> [u64; 64] {
     images
 }
 
-const fn build_basis() -> Basis {
-    let images = poly_images();
+/// The columns of the change to the polynomial basis: the images of 2^0, …, 2^63.
+pub(crate) const TO_POLY: [u64; 64] = poly_images();
+
+/// The columns of the change back: the nimbers whose images are x^0, …, x^63.
+pub(crate) const FROM_POLY: [u64; 64] = inverse_columns(&TO_POLY);
+
+/// The columns of the inverse of the invertible map with columns `images`.
+const fn inverse_columns(images: &[u64; 64]) -> [u64; 64] {
     let mut inverse = LinearSolver::new();
     let mut i = 0;
     while i < 64 {
@@ -112,22 +118,20 @@ const fn build_basis() -> Basis {
         };
         j += 1;
     }
+    back
+}
+
+const fn build_basis() -> Basis {
     Basis {
-        to_poly: ByteMatrix::from_columns(&images),
-        from_poly: ByteMatrix::from_columns(&back),
+        to_poly: ByteMatrix::from_columns(&TO_POLY),
+        from_poly: ByteMatrix::from_columns(&FROM_POLY),
     }
 }
 
 /// Whether this CPU has the carry-less multiply instruction (checked once, then cached).
+#[cfg(target_arch = "x86_64")]
 pub fn is_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("pclmulqdq")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    std::arch::is_x86_feature_detected!("pclmulqdq")
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -194,27 +198,6 @@ pub(crate) mod x86 {
                 .from_poly
                 .apply(poly_mul(t.to_poly.apply(x), t.to_poly.apply(y)));
         }
-    }
-
-    /// The product of all of `xs`, staying in the polynomial basis.
-    ///
-    /// # Safety
-    /// The CPU must support `pclmulqdq`.
-    #[target_feature(enable = "pclmulqdq")]
-    pub(crate) unsafe fn product(t: &Basis, xs: &[u64]) -> u64 {
-        // Four independent chains hide the multiply latency.
-        let mut acc = [t.to_poly.apply(1); 4];
-        let mut chunks = xs.chunks_exact(4);
-        for c in &mut chunks {
-            for k in 0..4 {
-                acc[k] = poly_mul(acc[k], t.to_poly.apply(c[k]));
-            }
-        }
-        let mut p = poly_mul(poly_mul(acc[0], acc[1]), poly_mul(acc[2], acc[3]));
-        for &x in chunks.remainder() {
-            p = poly_mul(p, t.to_poly.apply(x));
-        }
-        t.from_poly.apply(p)
     }
 
     /// `out[i] = a[i] · b[i]` in the polynomial basis.

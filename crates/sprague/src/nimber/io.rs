@@ -1,7 +1,8 @@
 //! `sprague nimber mul --batch`: many products, input to output, with fast I/O.
 
-use super::mul_slices;
+use super::Multiplier;
 use crate::error::{Error, Result};
+use crate::simd::Simd;
 use std::io::{BufRead, Write};
 
 fn input_error(line: usize, reason: impl std::fmt::Display) -> Error {
@@ -80,24 +81,27 @@ fn push_decimal(out: &mut Vec<u8>, mut x: u64) {
 }
 
 /// Reads a count `T` and then `T` lines `A B` of unsigned 64-bit numbers, and writes the `T` nim
-/// products `A ⊗ B`, one a line. Returns `T`. Blank lines after the last pair are allowed.
+/// products `A ⊗ B`, one a line, multiplied along `simd` ([`Simd::Auto`]: the best path).
+/// Returns `T`. Blank lines after the last pair are allowed.
 ///
 /// # Errors
 /// [`Error::Io`] naming the line (1-based) that is malformed, missing or extra, or the read or
-/// write that failed.
+/// write that failed; [`Error::Unsupported`] when this CPU does not run `simd`.
 ///
 /// ```
+/// use sprague::simd::Simd;
 /// let mut out = Vec::new();
-/// let n = sprague::nimber::mul_batch("3\n2 2\n2 3\n16 16\n".as_bytes(), &mut out)?;
+/// let n = sprague::nimber::mul_batch("3\n2 2\n2 3\n16 16\n".as_bytes(), &mut out, Simd::Auto)?;
 /// assert_eq!(n, 3);
 /// assert_eq!(String::from_utf8(out).unwrap(), "3\n1\n24\n");
-/// assert!(sprague::nimber::mul_batch("2\n1 2\n".as_bytes(), &mut Vec::new())
+/// assert!(sprague::nimber::mul_batch("2\n1 2\n".as_bytes(), &mut Vec::new(), Simd::Auto)
 ///     .unwrap_err()
 ///     .to_string()
 ///     .contains("line 3"));
 /// # Ok::<(), sprague::Error>(())
 /// ```
-pub fn mul_batch(mut input: impl BufRead, mut output: impl Write) -> Result<u64> {
+pub fn mul_batch(mut input: impl BufRead, mut output: impl Write, simd: Simd) -> Result<u64> {
+    let multiplier = Multiplier::new(simd).map_err(|e| Error::Unsupported(e.to_string()))?;
     let mut data = Vec::new();
     input.read_to_end(&mut data).map_err(|e| Error::Io {
         path: "input".into(),
@@ -154,7 +158,9 @@ pub fn mul_batch(mut input: impl BufRead, mut output: impl Write) -> Result<u64>
         }
     }
     let mut products = vec![0u64; a.len()];
-    mul_slices(&a, &b, &mut products);
+    multiplier
+        .mul_slices(&a, &b, &mut products)
+        .map_err(|e| Error::Internal(e.to_string()))?;
     let mut text = Vec::with_capacity(products.len() * 21);
     for p in products {
         push_decimal(&mut text, p);

@@ -29,6 +29,7 @@ impl ByteMatrix {
     }
 
     /// The image of bit `i`.
+    #[cfg(target_arch = "x86_64")]
     pub(crate) fn column(&self, i: usize) -> u64 {
         self.tables[i / 8][1 << (i % 8)]
     }

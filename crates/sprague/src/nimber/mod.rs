@@ -6,11 +6,22 @@
 //! [`mul_reference`].
 //!
 //! Fast products ([`mul`], the `*` of [`Nimber`]) use the carry-less multiply instruction when
-//! the CPU has it ([`Backend::Clmul`]): a GF(2)-linear change of basis to
-//! GF(2)\[x\]/(x^64 + x^4 + x^3 + x + 1), computed once from the recursive definition, one
-//! PCLMULQDQ and a reduction there, and the change back. Otherwise they use log/exp tables of the
-//! 16-bit subfield with Karatsuba ([`Backend::Portable`]). Slice functions ([`mul_slices`],
-//! [`product`], [`dot`], [`scale`]) stay in the polynomial basis where they can.
+//! the CPU has it: a GF(2)-linear change of basis to GF(2)\[x\]/(x^64 + x^4 + x^3 + x + 1),
+//! computed once from the recursive definition, one PCLMULQDQ and a reduction there, and the
+//! change back. Otherwise they use log/exp tables of the 16-bit subfield with Karatsuba.
+//!
+//! Slices ([`mul_slices`], [`product`], [`dot`], [`scale`], or a [`Multiplier`] for many calls)
+//! take an instruction-set path, a [`Simd`] value ([`Simd::Auto`] for the best this CPU runs):
+//! - [`Simd::Portable`]: bit-sliced products, 128 at a time, in plain Rust that the compiler
+//!   vectorises for any target;
+//! - [`Simd::Avx2`] and [`Simd::Avx2Vpclmul`]: the basis changes as nibble-table lookups
+//!   (VPSHUFB) on 32 words at a time, the products with PCLMULQDQ, or VPCLMULQDQ four at a
+//!   time;
+//! - [`Simd::Avx512`]: the basis changes as GFNI affine transforms, VPCLMULQDQ on 512-bit
+//!   registers (needs VBMI, GFNI and VPCLMULQDQ too: [`Kernel::NimberProducts`] says which
+//!   paths this CPU runs).
+//!
+//! [`product`], [`dot`] and [`scale`] stay in the polynomial basis where they can.
 //!
 //! ```
 //! use sprague::nimber::Nimber;
@@ -21,14 +32,19 @@
 //! assert_eq!(Nimber(3).sqrt() * Nimber(3).sqrt(), Nimber(3));
 //! ```
 
+#[cfg(target_arch = "x86_64")]
 mod avx512;
+mod bitslice;
 mod clmul;
 mod io;
 mod linear;
+#[cfg(target_arch = "x86_64")]
+mod planes;
 mod portable;
 
 pub use io::mul_batch;
 
+use crate::simd::{Kernel, Simd};
 use linear::{ByteMatrix, LinearSolver};
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
@@ -44,137 +60,211 @@ use std::sync::OnceLock;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Nimber(pub u64);
 
-/// The implementation of the nim product.
+/// Nim products along one instruction-set path, checked against this CPU once: for many
+/// calls in a row (the functions [`mul_slices`], [`product`], [`dot`] and [`scale`] check at
+/// every call).
+///
+/// ```
+/// use sprague::nimber::Multiplier;
+/// use sprague::simd::{Kernel, Simd};
+/// for path in Kernel::NimberProducts.available() {
+///     let m = Multiplier::new(path)?;
+///     let mut out = [0; 3];
+///     m.mul_slices(&[2, 3, 16], &[2, 3, 16], &mut out)?;
+///     assert_eq!(out, [3, 2, 24]);
+///     assert_eq!(m.mul(16, 16), 24);
+/// }
+/// # Ok::<(), sprague::nimber::SliceError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Backend {
-    /// Change of basis and the carry-less multiply instruction (x86-64 PCLMULQDQ).
-    Clmul,
-    /// [`Backend::Clmul`] for single products; slices eight at a time in 512-bit registers
-    /// (x86-64 AVX-512 with VBMI, VPCLMULQDQ and GFNI): the basis changes as GFNI affine
-    /// transforms on 8×8 bit blocks, four carry-less products per instruction.
-    Avx512,
-    /// 16-bit log/exp tables with Karatsuba; runs everywhere.
-    Portable,
+pub struct Multiplier {
+    /// A concrete path of [`Kernel::NimberProducts`] that this CPU runs.
+    path: Simd,
 }
 
-impl Backend {
-    /// The fastest backend this CPU supports (detected at run time, then cached).
-    pub fn detect() -> Backend {
-        if avx512::is_available() {
-            Backend::Avx512
-        } else if clmul::is_available() {
-            Backend::Clmul
+/// Why a slice operation was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SliceError {
+    /// The slices differ in length.
+    #[error("the slices differ in length ({0})")]
+    Lengths(String),
+    /// This CPU does not run the requested path.
+    #[error("this CPU does not run the {path} path of nimber products (it runs {available})")]
+    Unsupported {
+        /// The path asked for.
+        path: Simd,
+        /// The paths this CPU runs, comma-separated.
+        available: String,
+    },
+}
+
+/// Checks that the lengths are equal.
+fn same_lengths(lengths: &[usize]) -> Result<(), SliceError> {
+    if lengths.windows(2).all(|w| w[0] == w[1]) {
+        Ok(())
+    } else {
+        let list: Vec<String> = lengths.iter().map(usize::to_string).collect();
+        Err(SliceError::Lengths(list.join(", ")))
+    }
+}
+
+impl Multiplier {
+    /// The multiplier of `path` ([`Simd::Auto`]: the best this CPU runs).
+    ///
+    /// # Errors
+    /// [`SliceError::Unsupported`] when this CPU does not run the path.
+    pub fn new(path: Simd) -> Result<Multiplier, SliceError> {
+        let kernel = Kernel::NimberProducts;
+        let path = kernel.resolve(path);
+        if kernel.runs(path) {
+            Ok(Multiplier { path })
         } else {
-            Backend::Portable
+            let available: Vec<&str> = kernel.available().iter().map(|p| p.name()).collect();
+            Err(SliceError::Unsupported {
+                path,
+                available: available.join(", "),
+            })
         }
     }
 
-    /// Whether this CPU can run the backend.
-    pub fn is_available(self) -> bool {
-        match self {
-            Backend::Clmul => clmul::is_available(),
-            Backend::Avx512 => avx512::is_available(),
-            Backend::Portable => true,
-        }
+    /// The fastest path this CPU runs (detected at run time, then cached).
+    pub fn best() -> Multiplier {
+        static BEST: OnceLock<Multiplier> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            Multiplier::new(Simd::Auto).unwrap_or(Multiplier {
+                path: Simd::Portable,
+            })
+        })
     }
 
-    /// `a ⊗ b`. A backend the CPU lacks falls back to [`Backend::Portable`].
+    /// The path (never [`Simd::Auto`]).
+    pub fn path(self) -> Simd {
+        self.path
+    }
+
+    /// Whether single products and the tails of slices use PCLMULQDQ.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn has_clmul(self) -> bool {
+        self.path != Simd::Portable
+    }
+
+    /// `a ⊗ b`: with PCLMULQDQ on every path but [`Simd::Portable`], which uses log/exp tables.
     #[inline]
     pub fn mul(self, a: u64, b: u64) -> u64 {
         #[cfg(target_arch = "x86_64")]
-        if matches!(self, Backend::Clmul | Backend::Avx512) && clmul::is_available() {
-            // SAFETY: the CPU supports pclmulqdq (checked just above).
+        if self.has_clmul() {
+            // SAFETY: every path but the portable one needs PCLMULQDQ (`Kernel::runs`), and
+            // `self` was checked against this CPU when it was made.
             return unsafe { clmul::x86::mul(clmul::basis(), a, b) };
         }
         portable::tables().mul(a, b)
     }
 
-    /// `out[i] = a[i] ⊗ b[i]` for every i.
+    /// `out[i] = a[i] ⊗ b[i]` for every i, without allocating.
     ///
-    /// # Panics
-    /// If the three slices differ in length.
-    pub fn mul_slices(self, a: &[u64], b: &[u64], out: &mut [u64]) {
-        assert!(
-            a.len() == b.len() && b.len() == out.len(),
-            "mul_slices needs slices of equal length"
-        );
-        #[cfg(target_arch = "x86_64")]
-        if self == Backend::Avx512 && avx512::is_available() {
-            // SAFETY: the CPU has every feature of the wide path (checked just above).
-            unsafe { avx512::x86::mul_slices(avx512::wide_basis(), clmul::basis(), a, b, out) };
-            return;
+    /// # Errors
+    /// [`SliceError::Lengths`] when the three slices differ in length.
+    pub fn mul_slices(self, a: &[u64], b: &[u64], out: &mut [u64]) -> Result<(), SliceError> {
+        same_lengths(&[a.len(), b.len(), out.len()])?;
+        match self.path {
+            // SAFETY (each arm): `self` was checked against this CPU (`Kernel::runs`), which
+            // covers every feature the kernel is compiled with; the lengths are equal.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe {
+                avx512::x86::mul_slices(avx512::wide_basis(), clmul::basis(), a, b, out)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2Vpclmul => unsafe { planes::x86::mul_slices_vpclmul(a, b, out) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { planes::x86::mul_slices_pclmul(a, b, out) },
+            _ => {
+                let t = portable::tables();
+                bitslice::mul_slices(a, b, out, bitslice::BLOCK / 2, |x, y| t.mul(x, y));
+            }
         }
-        #[cfg(target_arch = "x86_64")]
-        if matches!(self, Backend::Clmul | Backend::Avx512) && clmul::is_available() {
-            // SAFETY: the CPU supports pclmulqdq (checked just above).
-            unsafe { clmul::x86::mul_slices(clmul::basis(), a, b, out) };
-            return;
-        }
-        let t = portable::tables();
-        for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
-            *o = t.mul(x, y);
-        }
+        Ok(())
     }
 
     /// The nim product of all of `xs` (1 for an empty slice).
     pub fn product(self, xs: &[u64]) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        if self == Backend::Avx512 && avx512::is_available() {
-            // SAFETY: the CPU has every feature of the wide path (checked just above).
-            return unsafe { avx512::x86::product(avx512::wide_basis(), clmul::basis(), xs) };
+        match self.path {
+            // SAFETY (each arm): `self` was checked against this CPU (`Kernel::runs`).
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe {
+                avx512::x86::product(avx512::wide_basis(), clmul::basis(), xs)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2Vpclmul => unsafe { planes::x86::product_vpclmul(xs) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { planes::x86::product_pclmul(xs) },
+            _ => {
+                let t = portable::tables();
+                xs.iter().fold(1, |p, &x| t.mul(p, x))
+            }
         }
-        #[cfg(target_arch = "x86_64")]
-        if matches!(self, Backend::Clmul | Backend::Avx512) && clmul::is_available() {
-            // SAFETY: the CPU supports pclmulqdq (checked just above).
-            return unsafe { clmul::x86::product(clmul::basis(), xs) };
-        }
-        let t = portable::tables();
-        xs.iter().fold(1, |p, &x| t.mul(p, x))
     }
 
     /// The nim dot product `a[0] ⊗ b[0] ⊕ a[1] ⊗ b[1] ⊕ …`.
     ///
-    /// # Panics
-    /// If the slices differ in length.
-    pub fn dot(self, a: &[u64], b: &[u64]) -> u64 {
-        assert_eq!(a.len(), b.len(), "dot needs slices of equal length");
-        #[cfg(target_arch = "x86_64")]
-        if self == Backend::Avx512 && avx512::is_available() {
-            // SAFETY: the CPU has every feature of the wide path (checked just above).
-            return unsafe { avx512::x86::dot(avx512::wide_basis(), clmul::basis(), a, b) };
-        }
-        #[cfg(target_arch = "x86_64")]
-        if matches!(self, Backend::Clmul | Backend::Avx512) && clmul::is_available() {
-            // SAFETY: the CPU supports pclmulqdq (checked just above).
-            return unsafe { clmul::x86::dot(clmul::basis(), a, b) };
-        }
-        let t = portable::tables();
-        a.iter().zip(b).fold(0, |s, (&x, &y)| s ^ t.mul(x, y))
+    /// # Errors
+    /// [`SliceError::Lengths`] when the slices differ in length.
+    pub fn dot(self, a: &[u64], b: &[u64]) -> Result<u64, SliceError> {
+        same_lengths(&[a.len(), b.len()])?;
+        Ok(match self.path {
+            // SAFETY (each arm): `self` was checked against this CPU (`Kernel::runs`); the
+            // lengths are equal.
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe { avx512::x86::dot(avx512::wide_basis(), clmul::basis(), a, b) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2Vpclmul => unsafe { planes::x86::dot_vpclmul(a, b) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { planes::x86::dot_pclmul(a, b) },
+            _ => {
+                // Bit-sliced products a block at a time, summed.
+                let t = portable::tables();
+                let mut block = [0u64; bitslice::BLOCK];
+                let mut sum = 0;
+                for (x, y) in a.chunks(bitslice::BLOCK).zip(b.chunks(bitslice::BLOCK)) {
+                    let out = &mut block[..x.len()];
+                    bitslice::mul_slices(x, y, out, bitslice::BLOCK / 2, |x, y| t.mul(x, y));
+                    sum = out.iter().fold(sum, |s, p| s ^ p);
+                }
+                sum
+            }
+        })
     }
 
     /// Multiplies every element of `xs` by `c` in place.
     pub fn scale(self, c: u64, xs: &mut [u64]) {
-        #[cfg(target_arch = "x86_64")]
-        if self == Backend::Avx512 && avx512::is_available() {
-            // SAFETY: the CPU has every feature of the wide path (checked just above).
-            unsafe { avx512::x86::scale(avx512::wide_basis(), clmul::basis(), c, xs) };
-            return;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if matches!(self, Backend::Clmul | Backend::Avx512) && clmul::is_available() {
-            // SAFETY: the CPU supports pclmulqdq (checked just above).
-            unsafe { clmul::x86::scale(clmul::basis(), c, xs) };
-            return;
-        }
-        let t = portable::tables();
-        for x in xs {
-            *x = t.mul(c, *x);
+        match self.path {
+            // SAFETY (each arm): `self` was checked against this CPU (`Kernel::runs`).
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => unsafe {
+                avx512::x86::scale(avx512::wide_basis(), clmul::basis(), c, xs)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2Vpclmul => unsafe { planes::x86::scale_vpclmul(c, xs) },
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => unsafe { planes::x86::scale_pclmul(c, xs) },
+            _ => {
+                let t = portable::tables();
+                let cs = [c; bitslice::BLOCK];
+                let mut block = [0u64; bitslice::BLOCK];
+                for x in xs.chunks_mut(bitslice::BLOCK) {
+                    let out = &mut block[..x.len()];
+                    bitslice::mul_slices(&cs[..x.len()], x, out, bitslice::BLOCK / 2, |x, y| {
+                        t.mul(x, y)
+                    });
+                    x.copy_from_slice(out);
+                }
+            }
         }
     }
 }
 
-/// The nim product `a ⊗ b` with the fastest available backend.
+/// The nim product `a ⊗ b` with the fastest path this CPU runs.
 ///
 /// ```
 /// assert_eq!(sprague::nimber::mul(2, 3), 1);
@@ -182,8 +272,8 @@ impl Backend {
 /// ```
 #[inline]
 pub fn mul(a: u64, b: u64) -> u64 {
-    // Single products use the carry-less multiply whenever the CPU has it (the AVX-512
-    // backend only widens slices), so one cached feature test picks the path.
+    // Single products use the carry-less multiply whenever the CPU has it, so one cached
+    // feature test picks the path.
     #[cfg(target_arch = "x86_64")]
     if clmul::is_available() {
         // SAFETY: the CPU supports pclmulqdq (checked just above).
@@ -192,34 +282,56 @@ pub fn mul(a: u64, b: u64) -> u64 {
     portable::tables().mul(a, b)
 }
 
-/// `out[i] = a[i] ⊗ b[i]` with the fastest available backend.
-///
-/// # Panics
-/// If the three slices differ in length.
-pub fn mul_slices(a: &[u64], b: &[u64], out: &mut [u64]) {
-    Backend::detect().mul_slices(a, b, out)
-}
-
-/// The nim product of all of `xs` (1 for an empty slice), staying in the polynomial basis.
+/// `out[i] = a[i] ⊗ b[i]` for every i along `simd` ([`Simd::Auto`]: the best path), without
+/// allocating: the call for array libraries such as NumPy.
 ///
 /// ```
-/// assert_eq!(sprague::nimber::product(&[2, 2, 2]), sprague::nimber::mul(3, 2));
+/// use sprague::simd::Simd;
+/// let mut out = [0; 2];
+/// sprague::nimber::mul_slices(&[2, 16], &[3, 16], &mut out, Simd::Auto)?;
+/// assert_eq!(out, [1, 24]);
+/// assert!(sprague::nimber::mul_slices(&[1], &[], &mut out, Simd::Auto).is_err());
+/// # Ok::<(), sprague::nimber::SliceError>(())
 /// ```
-pub fn product(xs: &[u64]) -> u64 {
-    Backend::detect().product(xs)
-}
-
-/// The nim dot product `⊕ a[i] ⊗ b[i]`, reducing once.
 ///
-/// # Panics
-/// If the slices differ in length.
-pub fn dot(a: &[u64], b: &[u64]) -> u64 {
-    Backend::detect().dot(a, b)
+/// # Errors
+/// [`SliceError::Lengths`] when the slices differ in length, [`SliceError::Unsupported`] when
+/// this CPU does not run `simd`.
+pub fn mul_slices(a: &[u64], b: &[u64], out: &mut [u64], simd: Simd) -> Result<(), SliceError> {
+    Multiplier::new(simd)?.mul_slices(a, b, out)
 }
 
-/// Multiplies every element of `xs` by `c` in place.
-pub fn scale(c: u64, xs: &mut [u64]) {
-    Backend::detect().scale(c, xs)
+/// The nim product of all of `xs` (1 for an empty slice) along `simd`, staying in the
+/// polynomial basis.
+///
+/// ```
+/// use sprague::simd::Simd;
+/// assert_eq!(sprague::nimber::product(&[2, 2, 2], Simd::Auto)?, sprague::nimber::mul(3, 2));
+/// # Ok::<(), sprague::nimber::SliceError>(())
+/// ```
+///
+/// # Errors
+/// [`SliceError::Unsupported`] when this CPU does not run `simd`.
+pub fn product(xs: &[u64], simd: Simd) -> Result<u64, SliceError> {
+    Ok(Multiplier::new(simd)?.product(xs))
+}
+
+/// The nim dot product `⊕ a[i] ⊗ b[i]` along `simd`, reducing once.
+///
+/// # Errors
+/// [`SliceError::Lengths`] when the slices differ in length, [`SliceError::Unsupported`] when
+/// this CPU does not run `simd`.
+pub fn dot(a: &[u64], b: &[u64], simd: Simd) -> Result<u64, SliceError> {
+    Multiplier::new(simd)?.dot(a, b)
+}
+
+/// Multiplies every element of `xs` by `c` in place along `simd`.
+///
+/// # Errors
+/// [`SliceError::Unsupported`] when this CPU does not run `simd`.
+pub fn scale(c: u64, xs: &mut [u64], simd: Simd) -> Result<(), SliceError> {
+    Multiplier::new(simd)?.scale(c, xs);
+    Ok(())
 }
 
 /// Nimbers kept in the polynomial basis GF(2)\[x\]/(x^64 + x^4 + x^3 + x + 1), for long

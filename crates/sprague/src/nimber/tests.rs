@@ -1,4 +1,5 @@
 use super::*;
+use crate::simd::{Kernel, Simd};
 use proptest::prelude::*;
 
 /// A small deterministic generator (splitmix64) for random inputs.
@@ -29,10 +30,13 @@ fn random_inputs(seed: u64, n: usize) -> Vec<u64> {
         .collect()
 }
 
-fn backends() -> Vec<Backend> {
-    [Backend::Avx512, Backend::Clmul, Backend::Portable]
+/// Every path of the nimber products that this CPU runs, the portable one always.
+fn backends() -> Vec<Multiplier> {
+    let paths = Kernel::NimberProducts.available();
+    assert!(paths.contains(&Simd::Portable));
+    paths
         .into_iter()
-        .filter(|b| b.is_available())
+        .map(|p| Multiplier::new(p).unwrap())
         .collect()
 }
 
@@ -113,15 +117,37 @@ fn every_backend_matches_the_reference_on_random_inputs() {
 }
 
 #[test]
-fn the_detected_backend_is_the_fast_one_on_this_machine_when_available() {
-    let expected = if Backend::Avx512.is_available() {
-        Backend::Avx512
-    } else if Backend::Clmul.is_available() {
-        Backend::Clmul
-    } else {
-        Backend::Portable
-    };
-    assert_eq!(Backend::detect(), expected);
+fn the_best_multiplier_takes_the_last_path_this_cpu_runs() {
+    let paths = Kernel::NimberProducts.available();
+    assert_eq!(Some(&Multiplier::best().path()), paths.last());
+    for path in Kernel::NimberProducts.paths() {
+        assert_eq!(
+            Multiplier::new(*path).is_ok(),
+            paths.contains(path),
+            "{path}"
+        );
+    }
+    assert_eq!(Multiplier::new(Simd::Auto), Ok(Multiplier::best()));
+    let refused = Multiplier::new(Simd::Avx2Vpclmul);
+    if !Kernel::NimberProducts.runs(Simd::Avx2Vpclmul) {
+        assert!(refused
+            .unwrap_err()
+            .to_string()
+            .starts_with("this CPU does not run the avx2-vpclmul path"));
+    }
+}
+
+#[test]
+fn slice_functions_refuse_unequal_lengths() {
+    let mut out = [0u64; 3];
+    for m in backends() {
+        let error = m.mul_slices(&[1, 2, 3], &[1, 2], &mut out).unwrap_err();
+        assert_eq!(error.to_string(), "the slices differ in length (3, 2, 3)");
+        assert!(m.mul_slices(&[1, 2], &[1, 2], &mut out).is_err());
+        assert!(m.dot(&[1], &[]).is_err());
+    }
+    assert!(mul_slices(&[1], &[1], &mut out[..1], Simd::Portable).is_ok());
+    assert!(dot(&[1], &[1, 2], Simd::Auto).is_err());
 }
 
 #[test]
@@ -138,10 +164,10 @@ fn slice_functions_match_the_reference_at_every_length_up_to_40() {
                 .map(|(&x, &y)| mul_reference(x, y))
                 .collect();
             let mut out = vec![0; n];
-            backend.mul_slices(a, b, &mut out);
+            backend.mul_slices(a, b, &mut out).unwrap();
             assert_eq!(out, expected, "{backend:?} mul_slices of length {n}");
             let dot = expected.iter().fold(0, |s, p| s ^ p);
-            assert_eq!(backend.dot(a, b), dot, "{backend:?} dot of length {n}");
+            assert_eq!(backend.dot(a, b), Ok(dot), "{backend:?} dot of length {n}");
             let product = a.iter().fold(1, |p, &x| mul_reference(p, x));
             assert_eq!(
                 backend.product(a),
@@ -173,7 +199,7 @@ fn slice_functions_match_the_reference_on_all_pairs_of_powers_of_two() {
         .collect();
     for backend in backends() {
         let mut out = vec![0; a.len()];
-        backend.mul_slices(&a, &b, &mut out);
+        backend.mul_slices(&a, &b, &mut out).unwrap();
         assert_eq!(out, expected, "{backend:?} mul_slices of powers of two");
         for i in 0..64 {
             let mut scaled: Vec<u64> = (0..64).map(|j| 1u64 << j).collect();
@@ -198,11 +224,11 @@ fn slice_functions_match_single_products() {
         .collect();
     for backend in backends() {
         let mut out = vec![0; xs.len()];
-        backend.mul_slices(&xs, &ys, &mut out);
+        backend.mul_slices(&xs, &ys, &mut out).unwrap();
         assert_eq!(out, singles, "{backend:?} mul_slices");
 
         let dot_expected = singles.iter().fold(0, |s, p| s ^ p);
-        assert_eq!(backend.dot(&xs, &ys), dot_expected, "{backend:?} dot");
+        assert_eq!(backend.dot(&xs, &ys), Ok(dot_expected), "{backend:?} dot");
 
         let few = &xs[..37];
         let product_expected = few.iter().fold(1, |p, &x| mul_reference(p, x));
@@ -360,29 +386,34 @@ fn batch_io_multiplies_and_names_bad_lines() {
     for pair in xs.chunks(2) {
         input.push_str(&format!("{} {}\n", pair[0], pair[1]));
     }
-    let mut out = Vec::new();
-    assert_eq!(mul_batch(input.as_bytes(), &mut out).unwrap(), 250);
-    let lines: Vec<u64> = String::from_utf8(out)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
     let expected: Vec<u64> = xs.chunks(2).map(|p| mul_reference(p[0], p[1])).collect();
-    assert_eq!(lines, expected);
+    for path in Kernel::NimberProducts.available() {
+        let mut out = Vec::new();
+        assert_eq!(mul_batch(input.as_bytes(), &mut out, path).unwrap(), 250);
+        let lines: Vec<u64> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| l.parse().unwrap())
+            .collect();
+        assert_eq!(lines, expected, "{path}");
+    }
 
     // CRLF line ends and trailing blank lines are fine; T = 0 prints nothing.
     let mut out = Vec::new();
     assert_eq!(
-        mul_batch("1\r\n2\t3\r\n\n".as_bytes(), &mut out).unwrap(),
+        mul_batch("1\r\n2\t3\r\n\n".as_bytes(), &mut out, Simd::Auto).unwrap(),
         1
     );
     assert_eq!(out, b"1\n");
     let mut out = Vec::new();
-    assert_eq!(mul_batch("0\n".as_bytes(), &mut out).unwrap(), 0);
+    assert_eq!(
+        mul_batch("0\n".as_bytes(), &mut out, Simd::Auto).unwrap(),
+        0
+    );
     assert!(out.is_empty());
 
     let error = |text: &str| {
-        mul_batch(text.as_bytes(), Vec::new())
+        mul_batch(text.as_bytes(), Vec::new(), Simd::Auto)
             .unwrap_err()
             .to_string()
     };
@@ -412,6 +443,63 @@ fn any_nimber() -> impl Strategy<Value = Nimber> {
         (0u64..1 << 16).prop_map(Nimber),
         (0u32..64).prop_map(|i| Nimber(1 << i)),
     ]
+}
+
+/// Operands where fast paths go wrong: 0, 1, 2^64 − 1, powers of two, the Fermat 2-powers
+/// 2^(2^k) with their neighbours, subfield elements and random words.
+fn edge_operand() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        Just(0u64),
+        Just(1u64),
+        Just(u64::MAX),
+        (0u32..64).prop_map(|k| 1u64 << k),
+        (0u32..6, 0u64..3).prop_map(|(k, d)| (1u64 << (1 << k)) - 1 + d),
+        (0u32..6).prop_map(|k| u64::MAX >> (64 - (1 << k))),
+        any::<u64>(),
+        (0u64..1 << 16),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_path_matches_the_reference_on_edge_operands(a in edge_operand(), b in edge_operand()) {
+        let expected = mul_reference(a, b);
+        prop_assert_eq!(mul(a, b), expected);
+        prop_assert_eq!((Nimber(a) * Nimber(b)).0, expected);
+        for m in backends() {
+            prop_assert_eq!(m.mul(a, b), expected, "{:?}", m);
+            let mut out = [0u64; 1];
+            m.mul_slices(&[a], &[b], &mut out).unwrap();
+            prop_assert_eq!(out[0], expected, "{:?}", m);
+        }
+    }
+
+    #[test]
+    fn every_path_multiplies_slices_like_the_reference(
+        pairs in proptest::collection::vec((edge_operand(), edge_operand()), 0..300),
+        c in edge_operand(),
+    ) {
+        let (a, b): (Vec<u64>, Vec<u64>) = pairs.into_iter().unzip();
+        let expected: Vec<u64> = a.iter().zip(&b).map(|(&x, &y)| mul_reference(x, y)).collect();
+        let dot_expected = expected.iter().fold(0, |s, p| s ^ p);
+        let product_expected = a.iter().fold(1, |p, &x| mul_reference(p, x));
+        let scaled_expected: Vec<u64> = a.iter().map(|&x| mul_reference(c, x)).collect();
+        for m in backends() {
+            let mut out = vec![0; a.len()];
+            m.mul_slices(&a, &b, &mut out).unwrap();
+            prop_assert_eq!(&out, &expected, "{:?} mul_slices", m);
+            prop_assert_eq!(m.dot(&a, &b), Ok(dot_expected), "{:?} dot", m);
+            prop_assert_eq!(m.product(&a), product_expected, "{:?} product", m);
+            let mut scaled = a.clone();
+            m.scale(c, &mut scaled);
+            prop_assert_eq!(&scaled, &scaled_expected, "{:?} scale", m);
+            let mut out = vec![0; a.len()];
+            super::mul_slices(&a, &b, &mut out, m.path()).unwrap();
+            prop_assert_eq!(&out, &expected, "{:?} nimber::mul_slices", m);
+        }
+    }
 }
 
 proptest! {

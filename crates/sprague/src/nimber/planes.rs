@@ -1,0 +1,394 @@
+//! The AVX2 batch path: the changes of basis as nibble-table lookups on byte planes (VPSHUFB),
+//! the products as carry-less multiplies (PCLMULQDQ on 128-bit registers, or VPCLMULQDQ on
+//! 256-bit ones), one formulation compiled for both.
+//!
+//! Thirty-two words sit in eight 256-bit registers. Within each 128-bit lane a byte transpose
+//! turns the lane's sixteen words into eight planes: plane k holds byte k of each word. A
+//! 64×64 bit matrix then maps planes to planes: output plane j is the XOR over input bytes k
+//! and their two nibbles of a sixteen-entry table lookup (one VPSHUFB for 32 bytes). The
+//! transpose back gives words again, which the carry-less multiply needs.
+
+use super::clmul::{FROM_POLY, TO_POLY};
+
+/// A 64×64 bit matrix as nibble tables: `0[k][j][h]` maps nibble `h` of input byte `k` to
+/// output byte `j`, sixteen entries repeated for both 128-bit lanes (4 KiB).
+#[repr(C, align(32))]
+pub(crate) struct PlaneTables([[[[u8; 32]; 2]; 8]; 8]);
+
+/// The tables of the matrix with the given columns (images of bits 0..64).
+const fn plane_tables(columns: &[u64; 64]) -> PlaneTables {
+    let mut t = [[[[0u8; 32]; 2]; 8]; 8];
+    let mut k = 0;
+    while k < 8 {
+        let mut h = 0;
+        while h < 2 {
+            let mut v = 0;
+            while v < 16 {
+                let mut image = 0u64;
+                let mut bit = 0;
+                while bit < 4 {
+                    if v >> bit & 1 == 1 {
+                        image ^= columns[8 * k + 4 * h + bit];
+                    }
+                    bit += 1;
+                }
+                let mut j = 0;
+                while j < 8 {
+                    let byte = (image >> (8 * j)) as u8;
+                    t[k][j][h][v] = byte;
+                    t[k][j][h][v + 16] = byte;
+                    j += 1;
+                }
+                v += 1;
+            }
+            h += 1;
+        }
+        k += 1;
+    }
+    PlaneTables(t)
+}
+
+/// Nim basis to polynomial basis.
+static TO: PlaneTables = plane_tables(&TO_POLY);
+/// Polynomial basis to nim basis.
+static FROM: PlaneTables = plane_tables(&FROM_POLY);
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86 {
+    //! The kernels. Each entry point requires AVX2 and PCLMULQDQ, the `vpclmul` ones
+    //! VPCLMULQDQ too: callers check [`crate::simd::Kernel::runs`] first.
+
+    use super::{PlaneTables, FROM, TO};
+    use crate::nimber::clmul::{self, basis, reduce};
+    use std::arch::x86_64::*;
+
+    /// Thirty-two words: word `4q + l` in 64-bit lane `l` of register `q`.
+    type Block = [__m256i; 8];
+
+    /// Products of four pairs of words before reduction.
+    pub(crate) trait Clmul4 {
+        /// The 128-bit products of words 0 and 2 (`even`) and of words 1 and 3 (`odd`), each
+        /// in its 128-bit lane as (low, high).
+        ///
+        /// # Safety
+        /// The CPU must have the features of the flavour.
+        unsafe fn mul4(a: __m256i, b: __m256i) -> (__m256i, __m256i);
+    }
+
+    /// PCLMULQDQ: one product per instruction.
+    pub(crate) struct Pclmul;
+    /// VPCLMULQDQ: two products per instruction, one in each 128-bit lane.
+    pub(crate) struct Vpclmul;
+
+    impl Clmul4 for Pclmul {
+        #[inline(always)]
+        unsafe fn mul4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+            let (a0, a1) = (_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a));
+            let (b0, b1) = (_mm256_castsi256_si128(b), _mm256_extracti128_si256::<1>(b));
+            let even = _mm256_set_m128i(
+                _mm_clmulepi64_si128::<0x00>(a1, b1),
+                _mm_clmulepi64_si128::<0x00>(a0, b0),
+            );
+            let odd = _mm256_set_m128i(
+                _mm_clmulepi64_si128::<0x11>(a1, b1),
+                _mm_clmulepi64_si128::<0x11>(a0, b0),
+            );
+            (even, odd)
+        }
+    }
+
+    impl Clmul4 for Vpclmul {
+        #[inline(always)]
+        unsafe fn mul4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
+            (
+                _mm256_clmulepi64_epi128::<0x00>(a, b),
+                _mm256_clmulepi64_epi128::<0x11>(a, b),
+            )
+        }
+    }
+
+    /// Reduces the products of [`Clmul4::mul4`] modulo x^64 + x^4 + x^3 + x + 1: the four
+    /// words in order.
+    #[inline(always)]
+    unsafe fn reduce4(even: __m256i, odd: __m256i) -> __m256i {
+        let lo = _mm256_unpacklo_epi64(even, odd);
+        let hi = _mm256_unpackhi_epi64(even, odd);
+        // hi has degree at most 62; hi·x^64 ≡ hi·(x^4 + x^3 + x + 1), whose bits past x^63
+        // (from hi's bits 60..62) fold once more: t = hi ⊕ (hi >> 61) ⊕ (hi >> 60), then
+        // t·(x^4 + x^3 + x + 1), the doublings as additions (any vector port).
+        let t = _mm256_xor_si256(
+            hi,
+            _mm256_xor_si256(_mm256_srli_epi64::<61>(hi), _mm256_srli_epi64::<60>(hi)),
+        );
+        let t3 = _mm256_slli_epi64::<3>(t);
+        let folded = _mm256_xor_si256(
+            _mm256_xor_si256(t, _mm256_add_epi64(t, t)),
+            _mm256_xor_si256(t3, _mm256_add_epi64(t3, t3)),
+        );
+        _mm256_xor_si256(lo, folded)
+    }
+
+    #[inline(always)]
+    unsafe fn load(p: *const u64) -> Block {
+        let mut b = [_mm256_setzero_si256(); 8];
+        for (q, r) in b.iter_mut().enumerate() {
+            *r = _mm256_loadu_si256(p.add(4 * q).cast());
+        }
+        b
+    }
+
+    #[inline(always)]
+    unsafe fn store(p: *mut u64, b: Block) {
+        for (q, r) in b.into_iter().enumerate() {
+            _mm256_storeu_si256(p.add(4 * q).cast(), r);
+        }
+    }
+
+    /// Transposes the 8×8 matrix of 16-bit units in each 128-bit lane: unit u of register i
+    /// goes to unit i of register u (its own inverse).
+    #[inline(always)]
+    unsafe fn transpose16(r: Block) -> Block {
+        let a = [
+            _mm256_unpacklo_epi16(r[0], r[1]),
+            _mm256_unpackhi_epi16(r[0], r[1]),
+            _mm256_unpacklo_epi16(r[2], r[3]),
+            _mm256_unpackhi_epi16(r[2], r[3]),
+            _mm256_unpacklo_epi16(r[4], r[5]),
+            _mm256_unpackhi_epi16(r[4], r[5]),
+            _mm256_unpacklo_epi16(r[6], r[7]),
+            _mm256_unpackhi_epi16(r[6], r[7]),
+        ];
+        let b = [
+            _mm256_unpacklo_epi32(a[0], a[2]),
+            _mm256_unpackhi_epi32(a[0], a[2]),
+            _mm256_unpacklo_epi32(a[1], a[3]),
+            _mm256_unpackhi_epi32(a[1], a[3]),
+            _mm256_unpacklo_epi32(a[4], a[6]),
+            _mm256_unpackhi_epi32(a[4], a[6]),
+            _mm256_unpacklo_epi32(a[5], a[7]),
+            _mm256_unpackhi_epi32(a[5], a[7]),
+        ];
+        [
+            _mm256_unpacklo_epi64(b[0], b[4]),
+            _mm256_unpackhi_epi64(b[0], b[4]),
+            _mm256_unpacklo_epi64(b[1], b[5]),
+            _mm256_unpackhi_epi64(b[1], b[5]),
+            _mm256_unpacklo_epi64(b[2], b[6]),
+            _mm256_unpackhi_epi64(b[2], b[6]),
+            _mm256_unpacklo_epi64(b[3], b[7]),
+            _mm256_unpackhi_epi64(b[3], b[7]),
+        ]
+    }
+
+    /// Words to planes: register k holds byte k of every word (in each lane, the lane's
+    /// sixteen words in a fixed order).
+    #[inline(always)]
+    unsafe fn to_planes(r: Block) -> Block {
+        // Unit u of each lane becomes (byte u of its first word, byte u of its second).
+        let pair = _mm256_setr_epi8(
+            0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, //
+            0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15,
+        );
+        let mut r = r;
+        for x in &mut r {
+            *x = _mm256_shuffle_epi8(*x, pair);
+        }
+        transpose16(r)
+    }
+
+    /// Planes to words, the inverse of [`to_planes`].
+    #[inline(always)]
+    unsafe fn from_planes(p: Block) -> Block {
+        let unpair = _mm256_setr_epi8(
+            0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, //
+            0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
+        );
+        let mut r = transpose16(p);
+        for x in &mut r {
+            *x = _mm256_shuffle_epi8(*x, unpair);
+        }
+        r
+    }
+
+    /// The matrix of `t` on planes.
+    #[inline(always)]
+    unsafe fn apply(t: &PlaneTables, p: Block) -> Block {
+        let low = _mm256_set1_epi8(0x0f);
+        let mut acc = [_mm256_setzero_si256(); 8];
+        for (k, &plane) in p.iter().enumerate() {
+            let lo = _mm256_and_si256(plane, low);
+            let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), low);
+            for (j, out) in acc.iter_mut().enumerate() {
+                let tl = _mm256_load_si256(t.0[k][j][0].as_ptr().cast());
+                let th = _mm256_load_si256(t.0[k][j][1].as_ptr().cast());
+                let v = _mm256_xor_si256(_mm256_shuffle_epi8(tl, lo), _mm256_shuffle_epi8(th, hi));
+                *out = _mm256_xor_si256(*out, v);
+            }
+        }
+        acc
+    }
+
+    /// The matrix of `t` on 32 words.
+    #[inline(always)]
+    unsafe fn convert(t: &PlaneTables, r: Block) -> Block {
+        from_planes(apply(t, to_planes(r)))
+    }
+
+    /// Below this many leftover products, a slice's tail is multiplied one at a time rather
+    /// than as a padded block.
+    const TAIL_BLOCK: usize = 8;
+
+    /// Thirty-two products: `o[i] = x[i] ⊗ y[i]` for i < 32.
+    #[inline(always)]
+    unsafe fn block<C: Clmul4>(x: *const u64, y: *const u64, o: *mut u64) {
+        let (px, mut p) = (convert(&TO, load(x)), convert(&TO, load(y)));
+        for q in 0..8 {
+            let (even, odd) = C::mul4(px[q], p[q]);
+            p[q] = reduce4(even, odd);
+        }
+        store(o, convert(&FROM, p));
+    }
+
+    /// `out[i] = a[i] ⊗ b[i]` (equal lengths).
+    #[inline(always)]
+    unsafe fn mul_slices<C: Clmul4>(a: &[u64], b: &[u64], out: &mut [u64]) {
+        let n = a.len().min(b.len()).min(out.len());
+        let full = n / 32 * 32;
+        for i in (0..full).step_by(32) {
+            block::<C>(
+                a.as_ptr().add(i),
+                b.as_ptr().add(i),
+                out.as_mut_ptr().add(i),
+            );
+        }
+        let rest = n - full;
+        if rest >= TAIL_BLOCK {
+            let (mut x, mut y, mut o) = ([0u64; 32], [0u64; 32], [0u64; 32]);
+            x[..rest].copy_from_slice(&a[full..n]);
+            y[..rest].copy_from_slice(&b[full..n]);
+            block::<C>(x.as_ptr(), y.as_ptr(), o.as_mut_ptr());
+            out[full..n].copy_from_slice(&o[..rest]);
+        } else {
+            clmul::x86::mul_slices(basis(), &a[full..n], &b[full..n], &mut out[full..n]);
+        }
+    }
+
+    /// The nim product of all of `xs`, in the polynomial basis throughout.
+    #[inline(always)]
+    unsafe fn product<C: Clmul4>(xs: &[u64]) -> u64 {
+        let t = basis();
+        let one = t.to_poly.apply(1);
+        let mut acc = [_mm256_set1_epi64x(one as i64); 8];
+        let full = xs.len() / 32 * 32;
+        for i in (0..full).step_by(32) {
+            let x = convert(&TO, load(xs.as_ptr().add(i)));
+            for (a, &x) in acc.iter_mut().zip(&x) {
+                let (even, odd) = C::mul4(*a, x);
+                *a = reduce4(even, odd);
+            }
+        }
+        let mut lanes = [0u64; 32];
+        store(lanes.as_mut_ptr(), acc);
+        let mut p = lanes.iter().fold(one, |p, &l| clmul::x86::poly_mul(p, l));
+        for &x in &xs[full..] {
+            p = clmul::x86::poly_mul(p, t.to_poly.apply(x));
+        }
+        t.from_poly.apply(p)
+    }
+
+    /// `⊕ a[i] ⊗ b[i]`: the products summed before one reduction (equal lengths).
+    #[inline(always)]
+    unsafe fn dot<C: Clmul4>(a: &[u64], b: &[u64]) -> u64 {
+        let n = a.len().min(b.len());
+        let full = n / 32 * 32;
+        let mut sum = _mm256_setzero_si256();
+        for i in (0..full).step_by(32) {
+            let x = convert(&TO, load(a.as_ptr().add(i)));
+            let y = convert(&TO, load(b.as_ptr().add(i)));
+            for q in 0..8 {
+                let (even, odd) = C::mul4(x[q], y[q]);
+                sum = _mm256_xor_si256(sum, _mm256_xor_si256(even, odd));
+            }
+        }
+        // Each 128-bit lane of `sum` is (low, high) of a sum of products.
+        let mut halves = [0u64; 4];
+        _mm256_storeu_si256(halves.as_mut_ptr().cast(), sum);
+        let p = reduce(halves[1] ^ halves[3], halves[0] ^ halves[2]);
+        basis().from_poly.apply(p) ^ clmul::x86::dot(basis(), &a[full..n], &b[full..n])
+    }
+
+    /// `xs[i] ← c ⊗ xs[i]`, with `c` converted once.
+    #[inline(always)]
+    unsafe fn scale<C: Clmul4>(c: u64, xs: &mut [u64]) {
+        let cp = _mm256_set1_epi64x(basis().to_poly.apply(c) as i64);
+        let full = xs.len() / 32 * 32;
+        for i in (0..full).step_by(32) {
+            let p = xs.as_mut_ptr().add(i);
+            let mut x = convert(&TO, load(p));
+            for r in &mut x {
+                let (even, odd) = C::mul4(cp, *r);
+                *r = reduce4(even, odd);
+            }
+            store(p, convert(&FROM, x));
+        }
+        clmul::x86::scale(basis(), c, &mut xs[full..]);
+    }
+
+    /// The entry points of one flavour, compiled with its target features.
+    macro_rules! entry_points {
+        ($flavour:ty, $features:literal, $mul:ident, $product:ident, $dot:ident, $scale:ident) => {
+            /// `out[i] = a[i] ⊗ b[i]` over the shortest of the three lengths.
+            ///
+            /// # Safety
+            /// The CPU must have the features this function is compiled with.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn $mul(a: &[u64], b: &[u64], out: &mut [u64]) {
+                mul_slices::<$flavour>(a, b, out)
+            }
+
+            /// The nim product of all of `xs` (1 for none).
+            ///
+            /// # Safety
+            /// The CPU must have the features this function is compiled with.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn $product(xs: &[u64]) -> u64 {
+                product::<$flavour>(xs)
+            }
+
+            /// `⊕ a[i] ⊗ b[i]` over the shorter length.
+            ///
+            /// # Safety
+            /// The CPU must have the features this function is compiled with.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn $dot(a: &[u64], b: &[u64]) -> u64 {
+                dot::<$flavour>(a, b)
+            }
+
+            /// `xs[i] ← c ⊗ xs[i]`.
+            ///
+            /// # Safety
+            /// The CPU must have the features this function is compiled with.
+            #[target_feature(enable = $features)]
+            pub(crate) unsafe fn $scale(c: u64, xs: &mut [u64]) {
+                scale::<$flavour>(c, xs)
+            }
+        };
+    }
+
+    entry_points!(
+        Pclmul,
+        "avx2,pclmulqdq",
+        mul_slices_pclmul,
+        product_pclmul,
+        dot_pclmul,
+        scale_pclmul
+    );
+    entry_points!(
+        Vpclmul,
+        "avx2,pclmulqdq,vpclmulqdq",
+        mul_slices_vpclmul,
+        product_vpclmul,
+        dot_vpclmul,
+        scale_vpclmul
+    );
+}
