@@ -35,6 +35,7 @@ pub mod misere;
 pub mod nimber;
 pub mod play;
 pub mod progress;
+pub mod quotient;
 pub mod script;
 pub mod simd;
 pub mod solve;
