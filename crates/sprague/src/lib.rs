@@ -37,6 +37,7 @@ pub mod josephus;
 pub mod nimber;
 pub mod play;
 pub mod progress;
+pub mod quotient;
 #[cfg(feature = "rhai")]
 pub mod script;
 pub mod simd;
