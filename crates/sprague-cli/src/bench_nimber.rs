@@ -249,7 +249,7 @@ pub fn run(simd: Simd) -> Result<()> {
         kernel.available()
     } else {
         vec![Multiplier::new(simd)
-            .map_err(|e| crate::commands::bad(e.to_string()))?
+            .map_err(|e| crate::error::bad(e.to_string()))?
             .path()]
     };
     println!("CPU: {}", cpu_model());

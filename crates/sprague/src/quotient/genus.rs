@@ -431,6 +431,8 @@ pub struct GenusEntry {
 mod tests {
     use super::*;
     use crate::heap::Code;
+    use crate::quotient::testing::GrundyOracle;
+    use proptest::prelude::*;
 
     #[test]
     fn nim_genera_and_their_text() {
@@ -444,6 +446,139 @@ mod tests {
         assert!(!Genus::new(4, vec![1, 4, 6]).is_nim());
         // trailing alternation is cut
         assert_eq!(Genus::new(1, vec![0, 3, 1, 3, 1]), Genus::nim(1, true));
+    }
+
+    fn table(code: &str, to: u64) -> GenusTable {
+        GenusTable::compute(&Code::parse(code).unwrap(), to, DEFAULT_POSITION_LIMIT, &()).unwrap()
+    }
+
+    fn genera(t: &GenusTable) -> Vec<String> {
+        t.heaps().iter().map(|h| h.genus.to_string()).collect()
+    }
+
+    #[test]
+    fn published_genera() {
+        // Kayles (0.77): heap 1 is 1^{031} and heap 5 is 4^{146} (issue 17, after Winning Ways
+        // chapter 13; the book itself could not be consulted here).
+        let kayles = table("0.77", 5);
+        assert_eq!(kayles.heap(1).genus.to_string(), "1^{031}");
+        assert_eq!(kayles.heap(5).genus.to_string(), "4^{146}");
+        assert!(kayles.heap(4).tame && !kayles.heap(5).tame);
+        // 0.312: heaps 1 to 6 are 1^{03131}, 2^{20}, 0^{02}, 2^{1420}, 0^{02}, 1^{13}, heap 4
+        // the only wild one (T. Plambeck, "The Game .312", plambeck.org, misère octal games,
+        // quaternary games, solved 4 February 2003; 1^{03131} is 1^{031} written longer).
+        let t = table("0.312", 6);
+        assert_eq!(
+            genera(&t)[1..],
+            ["1^{031}", "2^{20}", "0^{02}", "2^{1420}", "0^{02}", "1^{13}"]
+        );
+        let tame: Vec<bool> = t.heaps()[1..].iter().map(|h| h.tame).collect();
+        assert_eq!(tame, [true, true, true, false, false, false]);
+    }
+
+    #[test]
+    fn subtraction_games_are_tame() {
+        // Winning Ways, chapter 13: every subtraction game is tame.
+        for set in [&[1u64, 2][..], &[1, 3, 4], &[2, 5, 7], &[1, 2, 3, 6]] {
+            let t = GenusTable::compute(&Code::subtraction(set).unwrap(), 40, 1000, &()).unwrap();
+            assert!(t.heaps().iter().all(|h| h.tame), "{set:?}");
+        }
+    }
+
+    /// The genera of the heaps of `rules` match plain misère Grundy search on heap + k·*2
+    /// (k = 0..6), and the nim values of the tabulation engine.
+    fn matches_search(rules: &Code, to: u64) {
+        let t = GenusTable::compute(rules, to, DEFAULT_POSITION_LIMIT, &()).unwrap();
+        let normal = crate::heap::testing::values_of(rules, to);
+        let mut oracle = GrundyOracle::new(rules, to);
+        for n in 0..=to {
+            let g = &t.heap(n).genus;
+            assert_eq!(g.normal(), normal[n as usize], "{rules:?} heap {n}");
+            for k in 0..6 {
+                assert_eq!(
+                    g.misere(k),
+                    oracle.value(&[n], k as u32, 0),
+                    "{rules:?} {n} k={k}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn heap_genera_agree_with_plain_search() {
+        for code in [
+            "0.77", "0.07", "0.137", "0.312", "4.7", "0.75", "0.123", "0.15",
+        ] {
+            matches_search(&Code::parse(code).unwrap(), 11);
+        }
+    }
+
+    #[test]
+    fn sums_agree_with_search_and_tame_sums_add_like_nim() {
+        for code in ["0.77", "0.07", "0.312", "0.75", "0.15", "4.7"] {
+            let rules = Code::parse(code).unwrap();
+            let mut fast = GenusTable::compute(&rules, 9, DEFAULT_POSITION_LIMIT, &()).unwrap();
+            let mut direct =
+                GenusTable::compute_with(&rules, 9, DEFAULT_POSITION_LIMIT, false, &()).unwrap();
+            assert_eq!(genera(&fast), genera(&direct), "{code}");
+            let mut oracle = GrundyOracle::new(&rules, 9);
+            for a in 1..=9u64 {
+                for b in a..=9 {
+                    let sum = fast.sum(&[a, b]).unwrap();
+                    assert_eq!(sum, direct.sum(&[a, b]).unwrap(), "{code} {a}+{b}");
+                    for k in 0..4 {
+                        assert_eq!(
+                            sum.misere(k as usize),
+                            oracle.value(&[a, b], k, 0),
+                            "{code} {a}+{b}"
+                        );
+                    }
+                    if fast.heap(a).tame && fast.heap(b).tame {
+                        let parts = [fast.heap(a).genus.clone(), fast.heap(b).genus.clone()];
+                        assert_eq!(Genus::tame_sum(&parts), Some(sum), "{code} {a}+{b}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn report_lists_at_least_four_misere_values() {
+        let t = table("0.77", 6);
+        let v = serde_json::to_value(t.report("kayles")).unwrap();
+        assert_eq!(v["game"], "kayles");
+        let heap5 = &v["heaps"][5];
+        assert_eq!(heap5["genus"], "4^{146}");
+        assert_eq!(heap5["normal"], 4);
+        assert_eq!(heap5["misere"], serde_json::json!([1, 4, 6, 4]));
+        assert_eq!(heap5["tame"], false);
+        assert_eq!(v["heaps"][2]["misere"], serde_json::json!([2, 0, 2, 0]));
+    }
+
+    #[test]
+    fn limits_are_typed_errors() {
+        let kayles = Code::parse("0.77").unwrap();
+        assert!(matches!(
+            GenusTable::compute(&kayles, MAX_GENUS_HEAP + 1, 10, &()),
+            Err(Error::Limit(_))
+        ));
+        assert!(matches!(
+            GenusTable::compute(&kayles, 20, 10, &()),
+            Err(Error::Limit(_))
+        ));
+        let mut t = table("0.77", 4);
+        assert!(matches!(t.sum(&[5]), Err(Error::Position { .. })));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(16))]
+
+        #[test]
+        fn random_codes_agree_with_plain_search(digits in prop::collection::vec(0u8..8, 1..=3)) {
+            prop_assume!(digits.last() != Some(&0));
+            let text: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+            matches_search(&Code::parse(&format!("0.{text}")).unwrap(), 9);
+        }
     }
 
     #[test]

@@ -457,10 +457,11 @@ fn p_failure<M: Monoid>(pret: &Pretension<M>, reps: &Reps, from: usize) -> Optio
             {
                 let mut w = reps.word(x, pret.phi.len());
                 w[j] += 1;
-                if best
-                    .as_ref()
-                    .map_or(true, |b| colex(&w, b) == Ordering::Less)
-                {
+                let better = match &best {
+                    None => true,
+                    Some(b) => colex(&w, b) == Ordering::Less,
+                };
+                if better {
                     best = Some(w);
                 }
             }
@@ -1232,8 +1233,9 @@ mod tests {
     use super::*;
     use crate::heap::Code;
     use crate::quotient::testing::Oracle;
+    use proptest::prelude::*;
 
-    fn quotient(code: &str, max_heap: u64) -> Quotient {
+    fn search(code: &str, max_heap: u64) -> Search {
         Quotient::compute(
             &Code::parse(code).unwrap(),
             max_heap,
@@ -1241,11 +1243,15 @@ mod tests {
             &(),
         )
         .unwrap()
-        .finite()
-        .unwrap_or_else(|| panic!("{code} ran away"))
     }
 
-    /// Every sum of up to `parts` heaps of size at most `max`, as sorted lists.
+    fn quotient(code: &str, max_heap: u64) -> Quotient {
+        search(code, max_heap)
+            .finite()
+            .unwrap_or_else(|| panic!("{code} ran away"))
+    }
+
+    /// Every sum of up to `parts` heaps of sizes 1..=max, as sorted lists (the empty sum too).
     fn sums(parts: usize, max: u64) -> Vec<Vec<u64>> {
         let mut out = vec![Vec::new()];
         let mut frontier = vec![Vec::new()];
@@ -1265,41 +1271,257 @@ mod tests {
         out
     }
 
-    /// The quotient's outcome and winning moves agree with plain misère search.
-    fn agrees_with_search(code: &str, max_heap: u64, parts: usize) {
-        let rules = Code::parse(code).unwrap();
-        let q = quotient(code, max_heap);
-        let mut oracle = Oracle::new(&rules, max_heap);
-        for s in sums(parts, max_heap) {
-            let expected = oracle.outcome(&s);
-            assert_eq!(q.outcome(&s).unwrap(), expected, "{code} {s:?}");
-            let moves = q.winning_moves(&rules, &s).unwrap();
-            let winning = expected == Outcome::N && oracle.has_moves(&s);
-            assert_eq!(!moves.is_empty(), winning, "{code} {s:?}");
+    /// The quotient's outcomes and winning moves agree with plain misère search on `sums`.
+    fn agrees_with_search(rules: &Code, q: &Quotient, sums: &[Vec<u64>], oracle: &mut Oracle) {
+        for s in sums {
+            let expected = oracle.outcome(s);
+            assert_eq!(q.outcome(s).unwrap(), expected, "{rules:?} {s:?}");
+            let moves = q.winning_moves(rules, s).unwrap();
+            let winning = expected == Outcome::N && oracle.has_moves(s);
+            assert_eq!(!moves.is_empty(), winning, "{rules:?} {s:?}");
             for m in moves {
-                assert_eq!(
-                    oracle.outcome(&m.position),
-                    Outcome::P,
-                    "{code} {s:?} {m:?}"
-                );
+                assert_eq!(oracle.outcome(&m.position), Outcome::P, "{s:?} {m:?}");
             }
         }
     }
 
+    /// Two- and three-digit games with finite quotients to heap 12.
+    const GAMES: &[&str] = &[
+        "0.15", "0.22", "0.31", "0.34", "0.44", "0.53", "0.56", "0.71", "0.72", "0.75", "0.77",
+        "0.07", "0.137", "0.123", "0.312", "4.7",
+    ];
+
     #[test]
-    fn probe() {
-        for code in [
-            "0.3", "0.33", "0.75", "0.77", "0.07", "0.31", "0.123", "0.312", "4.7", "0.137",
-        ] {
+    fn sums_of_three_heaps_agree_with_plain_search() {
+        let all = sums(3, 12);
+        for code in GAMES {
+            let rules = Code::parse(code).unwrap();
             let q = quotient(code, 12);
-            eprintln!(
-                "{code}: order {} P {:?} heaps {:?} {}",
-                q.order(),
-                q.p_portion(),
-                q.heaps(),
-                q.presentation()
-            );
-            agrees_with_search(code, 12, 3);
+            agrees_with_search(&rules, &q, &all, &mut Oracle::new(&rules, 12));
+        }
+    }
+
+    #[test]
+    #[ignore = "slow: every sum of four heaps up to 12, 16 games (release: about a minute)"]
+    fn sums_of_four_heaps_agree_with_plain_search() {
+        let all = sums(4, 12);
+        for code in GAMES {
+            let rules = Code::parse(code).unwrap();
+            let q = quotient(code, 12);
+            agrees_with_search(&rules, &q, &all, &mut Oracle::new(&rules, 12));
+        }
+    }
+
+    /// (code, order, |P|) of the quotient of heaps 0..=50, as MisereSolver (Siegel's reference
+    /// program, the copy in CGSuite's repository, run on this machine) computes them.
+    const MISERE_SOLVER_50: &[(&str, usize, usize)] = &[
+        ("0.15", 42, 12),
+        ("0.22", 6, 2),
+        ("0.34", 12, 3),
+        ("0.44", 24, 8),
+        ("0.46", 24, 8),
+        ("0.53", 16, 3),
+        ("0.56", 18, 2),
+        ("0.71", 36, 9),
+        ("0.72", 24, 5),
+        ("0.75", 8, 2),
+        ("0.77", 40, 9),
+    ];
+
+    #[test]
+    fn orders_and_p_portions_match_misere_solver() {
+        for &(code, order, p) in MISERE_SOLVER_50 {
+            let q = quotient(code, 50);
+            assert_eq!((q.order(), q.p_portion().len()), (order, p), "{code}");
+        }
+    }
+
+    #[test]
+    #[ignore = "slow: quotients of order 160 to 360 (release: seconds each)"]
+    fn large_quotients_match_published_and_misere_solver() {
+        // Q_30(0.07), Dawson's Kayles to heap 30, has 360 elements: A. Siegel, "Some
+        // MisereSolver questions answered", miseregames.wordpress.com, 28 August 2007
+        // (`java -jar misere.jar 0.07 -maxheap 30`). Its P-portion has 65 (MisereSolver here).
+        let q = quotient("0.07", 30);
+        assert_eq!((q.order(), q.p_portion().len()), (360, 65));
+        // MisereSolver run here, heaps to 50.
+        for (code, order, p) in [("0.26", 288, 67), ("0.54", 160, 35), ("0.57", 210, 48)] {
+            let q = quotient(code, 50);
+            assert_eq!((q.order(), q.p_portion().len()), (order, p), "{code}");
+        }
+    }
+
+    #[test]
+    fn the_quotient_of_0_75_is_r8() {
+        // Plambeck & Siegel, "Misère quotients for impartial games" (JCTA 2008): 0.75 has the
+        // quotient R8 = <a, b, c | a² = 1, b³ = b, bc = ab, c² = b²>, P = {a, b²}. (Recalled;
+        // the paper's text could not be consulted here. MisereSolver gives order 8, |P| = 2.)
+        let q = quotient("0.75", 30);
+        assert_eq!(
+            q.presentation().to_string(),
+            "<a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>"
+        );
+        let words: Vec<&str> = q
+            .p_portion()
+            .iter()
+            .map(|&x| q.presentation().words[x as usize].as_str())
+            .collect();
+        assert_eq!(words, ["a", "b^2"]);
+        let heaps: Vec<&str> = (0..=8)
+            .map(|n| q.presentation().words[q.heaps()[n] as usize].as_str())
+            .collect();
+        assert_eq!(heaps, ["1", "a", "b", "a", "b", "c", "b", "c", "b"]);
+        let period = q.period().unwrap();
+        // heaps 5 and 7 are c, but heaps 9, 11, … another element: the period starts at 8
+        assert_eq!(
+            (period.preperiod, period.period, period.certified_at),
+            (8, 2, 22)
+        );
+        // Nim-like games: 0.3 (heaps *0, *1) is Z2; 0.33 (heaps *0, *1, *2) is T6.
+        assert_eq!(
+            quotient("0.3", 10).presentation().to_string(),
+            "<a | a^2 = 1>"
+        );
+        assert_eq!(
+            quotient("0.33", 10).presentation().to_string(),
+            "<a, b | a^2 = 1, b^3 = b>"
+        );
+    }
+
+    #[test]
+    fn identity_table_and_p_portion_are_consistent() {
+        for code in GAMES {
+            let q = quotient(code, 16);
+            let order = q.order() as u32;
+            assert_eq!(order % 2, 0, "{code}: quotients have even order");
+            assert!(!q.is_p(q.identity()), "{code}: the empty sum is N");
+            for a in 0..order {
+                assert_eq!(q.multiply(0, a), a);
+                for b in 0..order {
+                    assert_eq!(q.multiply(a, b), q.multiply(b, a));
+                    for c in [0, order / 2, order - 1] {
+                        assert_eq!(
+                            q.multiply(q.multiply(a, b), c),
+                            q.multiply(a, q.multiply(b, c))
+                        );
+                    }
+                }
+            }
+            // the elements are numbered by their normal forms: each word extends an earlier
+            let words = &q.presentation().words;
+            assert_eq!(words[0], "1");
+            assert_eq!(words.len(), q.order());
+        }
+    }
+
+    #[test]
+    fn a_proven_period_predicts_the_heaps_past_the_range() {
+        for code in ["0.75", "0.31", "0.34", "0.71", "0.72", "0.3"] {
+            let short = quotient(code, 50);
+            let Some(period) = short.period() else {
+                panic!("{code}: no period proven at heap 50");
+            };
+            assert!(period.certified_at <= 50, "{code}");
+            let long = quotient(code, 110);
+            assert_eq!(long.order(), short.order(), "{code}");
+            for n in 0..=110 {
+                let (a, b) = (short.element(n).unwrap(), long.element(n).unwrap());
+                // the numbering is by normal form in both, so equal quotients agree exactly
+                assert_eq!(a, b, "{code} heap {n}");
+            }
+        }
+        // Kayles is not proven periodic at 50, and says so for heaps past the range.
+        let kayles = quotient("0.77", 20);
+        assert!(kayles.period().is_none());
+        assert!(matches!(kayles.outcome(&[21]), Err(Error::Limit(_))));
+    }
+
+    #[test]
+    fn bad_input_is_a_typed_error() {
+        let kayles = Code::parse("0.77").unwrap();
+        assert!(matches!(
+            Quotient::compute(&kayles, MAX_HEAP + 1, &QuotientOptions::default(), &()),
+            Err(Error::Limit(_))
+        ));
+        struct Grows;
+        impl HeapRules for Grows {
+            fn options(&self, n: u64) -> Vec<Vec<u64>> {
+                vec![vec![n + 1]]
+            }
+        }
+        assert!(matches!(
+            Quotient::compute(&Grows, 5, &QuotientOptions::default(), &()),
+            Err(Error::Cycle(_))
+        ));
+        // A runaway is a result, with the quotient of the heaps below it.
+        let tight = QuotientOptions {
+            max_order: 8,
+            ..QuotientOptions::default()
+        };
+        let ran = Quotient::compute(&kayles, 12, &tight, &()).unwrap();
+        let Search::Runaway { runaway, below } = &ran else {
+            panic!("Kayles fits in 8 elements?")
+        };
+        assert_eq!(runaway.limit, RunawayLimit::Order(8));
+        assert!(below.max_heap() + 1 == runaway.heap && below.order() <= 8);
+        let report = serde_json::to_value(QuotientReport::of(&ran, "kayles", 12)).unwrap();
+        assert_eq!(report["infinite"], true);
+        assert_eq!(report["order"], serde_json::Value::Null);
+        assert!(matches!(ran.into_result(), Err(Error::Limit(_))));
+    }
+
+    #[test]
+    fn report_has_the_contract_fields() {
+        let q = quotient("0.75", 30);
+        let v = serde_json::to_value(q.report("0.75")).unwrap();
+        for key in [
+            "game",
+            "max_heap",
+            "order",
+            "infinite",
+            "identity",
+            "heaps",
+            "multiply",
+            "p_portion",
+            "presentation",
+            "certified",
+        ] {
+            assert!(v.get(key).is_some(), "{key}");
+        }
+        assert_eq!(v["order"], 8);
+        assert_eq!(v["heaps"].as_array().unwrap().len(), 31);
+        assert_eq!(v["multiply"].as_array().unwrap().len(), 8);
+        assert_eq!(v["certified"], true);
+        assert_eq!(v["p_portion"], serde_json::json!(q.p_portion()));
+    }
+
+    /// A random take-and-break code with one to three digits after the point, and sometimes a
+    /// 4 before it.
+    fn code() -> impl Strategy<Value = Code> {
+        (prop::collection::vec(0u8..8, 1..=3), prop::bool::ANY).prop_filter_map(
+            "a last digit of 0",
+            |(digits, split)| {
+                if digits.last() == Some(&0) {
+                    return None;
+                }
+                let text: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+                Code::parse(&format!("{}.{text}", if split { 4 } else { 0 })).ok()
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        #[test]
+        fn random_codes_agree_with_plain_search(
+            rules in code(),
+            sums in prop::collection::vec(prop::collection::vec(0u64..=9, 0..=4), 40),
+        ) {
+            let search = Quotient::compute(&rules, 9, &QuotientOptions::default(), &()).unwrap();
+            let q = search.finite().expect("small quotients stay finite to heap 9");
+            let mut oracle = Oracle::new(&rules, 9);
+            agrees_with_search(&rules, &q, &sums, &mut oracle);
         }
     }
 }
