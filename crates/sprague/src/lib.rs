@@ -9,6 +9,7 @@
 //! - [`heap`]: heap games (subtraction, take-and-break) with certified periods;
 //! - [`games`]: one module per game family;
 //! - [`nimber`]: the nim field on 64-bit words, at hardware speed;
+//! - [`partizan`]: short partizan games: canonical forms, thermography, a region solver;
 //! - [`spec`]: the game-spec language of the command line;
 //! - [`analysis`]: type-erased games and the reports front ends print.
 //! - [`script`]: games written as sandboxed Rhai scripts (`script:PATH`).
@@ -33,6 +34,7 @@ pub mod heap;
 pub mod josephus;
 pub mod misere;
 pub mod nimber;
+pub mod partizan;
 pub mod play;
 pub mod progress;
 pub mod script;
