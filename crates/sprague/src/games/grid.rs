@@ -412,6 +412,69 @@ impl Cells {
         result
     }
 
+    /// The set packed 8 cells a row (bit `8r + c`), for boards of at most 8 rows and columns.
+    fn packed(self) -> u64 {
+        let cols = self.cols();
+        let row_mask = (1u128 << cols) - 1;
+        let mut packed = 0u64;
+        for r in 0..self.rows() {
+            packed |= (((self.bits >> (r * cols)) & row_mask) as u64) << (8 * r);
+        }
+        packed
+    }
+
+    fn unpacked(rows: usize, cols: usize, packed: u64) -> Cells {
+        let mut cells = Cells::new(rows, cols);
+        let row_mask = (1u64 << cols) - 1;
+        for r in 0..rows {
+            cells.bits |= u128::from((packed >> (8 * r)) & row_mask) << (r * cols);
+        }
+        cells
+    }
+
+    /// The images of the set under all eight [`Symmetry::ALL`], in that order.
+    pub fn images(self) -> [Cells; 8] {
+        let (rows, cols) = (self.rows(), self.cols());
+        if rows > 8 || cols > 8 {
+            return Symmetry::ALL.map(|s| self.transformed(s));
+        }
+        // Bit tricks on an 8x8 matrix: byte swap reverses rows, a bit reversal inside each
+        // byte reverses columns, and three delta swaps transpose.
+        fn flip_rows(x: u64, rows: usize) -> u64 {
+            x.swap_bytes() >> (8 * (8 - rows))
+        }
+        fn flip_cols(x: u64, cols: usize) -> u64 {
+            let reversed = x.reverse_bits().swap_bytes();
+            let keep = 0x0101_0101_0101_0101u64 * ((1u64 << cols) - 1);
+            (reversed >> (8 - cols)) & keep
+        }
+        fn transpose(mut x: u64) -> u64 {
+            let t = (x ^ (x >> 7)) & 0x00AA_00AA_00AA_00AA;
+            x ^= t ^ (t << 7);
+            let t = (x ^ (x >> 14)) & 0x0000_CCCC_0000_CCCC;
+            x ^= t ^ (t << 14);
+            let t = (x ^ (x >> 28)) & 0x0000_0000_F0F0_F0F0;
+            x ^ t ^ (t << 28)
+        }
+        let x = self.packed();
+        let t = transpose(x);
+        let image = |s: Symmetry| {
+            let (mut y, r, c) = if s.transpose {
+                (t, cols, rows)
+            } else {
+                (x, rows, cols)
+            };
+            if s.flip_rows {
+                y = flip_rows(y, r);
+            }
+            if s.flip_cols {
+                y = flip_cols(y, c);
+            }
+            Cells::unpacked(r, c, y)
+        };
+        Symmetry::ALL.map(image)
+    }
+
     /// The board as text: rows joined by `|`, `mark` for cells in the set, `other` elsewhere.
     pub fn to_text(self, mark: char, other: char) -> String {
         let mut s = String::new();
@@ -442,8 +505,13 @@ pub fn canonical_key<const N: usize>(
     allowed: &[Symmetry],
 ) -> ([Cells; N], Symmetry) {
     let mut best: Option<([Cells; N], Symmetry)> = None;
+    let images = layers.map(Cells::images);
     for &s in allowed {
-        let image = layers.map(|l| l.transformed(s));
+        let index = Symmetry::ALL
+            .iter()
+            .position(|&t| t == s)
+            .expect("a symmetry of the rectangle");
+        let image: [Cells; N] = std::array::from_fn(|k| images[k][index]);
         let better = match &best {
             None => true,
             Some((b, _)) => image < *b,
@@ -509,5 +577,18 @@ mod tests {
             Cells::full(2, 2).with_bits(0b1001).with_neighbours().len(),
             0
         );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn bit_trick_images_agree_with_the_definition(
+            rows in 1usize..=9, cols in 1usize..=9, bits: u128,
+        ) {
+            let cells = Cells::full(rows, cols).with_bits(bits);
+            let fast = cells.images();
+            for (k, &s) in Symmetry::ALL.iter().enumerate() {
+                proptest::prop_assert_eq!(fast[k], cells.transformed(s));
+            }
+        }
     }
 }

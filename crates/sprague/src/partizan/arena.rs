@@ -159,6 +159,8 @@ struct Node {
     expanded: bool,
     nus: Option<Nus>,
     negative: u32,
+    /// The Left and Right stops (for a nus, its number part).
+    stops: (Dyadic, Dyadic),
 }
 
 /// Counts of the work an arena has done, for benchmarks and tuning.
@@ -277,6 +279,7 @@ impl Arena {
             expanded: false,
             nus: Some(nus),
             negative: UNKNOWN,
+            stops: (nus.number, nus.number),
         });
         self.nus_ids.insert(nus, id);
         id
@@ -542,6 +545,19 @@ impl Arena {
         if let Some(&id) = found {
             return id;
         }
+        let stop = |arena: &Arena, options: &[GameId], left: bool| {
+            let stops = options.iter().map(|o| {
+                let (l, r) = arena.nodes[o.index()].stops;
+                if left {
+                    r
+                } else {
+                    l
+                }
+            });
+            if left { stops.max() } else { stops.min() }
+                .expect("a canonical non-number has options on both sides")
+        };
+        let stops = (stop(self, &left, true), stop(self, &right, false));
         let id = self.push(Node {
             start: 0,
             left: 0,
@@ -549,6 +565,7 @@ impl Arena {
             expanded: false,
             nus: None,
             negative: UNKNOWN,
+            stops,
         });
         self.set_options(id, &left, &right);
         let (nodes, pool, hasher) = (&self.nodes, &self.pool, &self.hasher);
@@ -762,6 +779,11 @@ impl Arena {
         self.nodes[g.index()].nus
     }
 
+    /// The Left stop and the Right stop of `g`.
+    pub fn stops(&self, g: GameId) -> (Dyadic, Dyadic) {
+        self.nodes[g.index()].stops
+    }
+
     /// `g` as a number, when it is one.
     pub fn number_of(&self, g: GameId) -> Option<Dyadic> {
         self.nus_of(g).filter(|n| n.is_number()).map(|n| n.number)
@@ -799,6 +821,18 @@ impl Arena {
                     });
                 }
                 _ => {}
+            }
+        }
+        // Stops are monotone: G ≤ H needs L(G) ≤ L(H) and R(G) ≤ R(H); and L(G) < R(H)
+        // makes G − H negative.
+        let (gl_stop, gr_stop) = self.nodes[g.index()].stops;
+        let (hl_stop, hr_stop) = self.nodes[h.index()].stops;
+        if self.fast_paths {
+            if gl_stop > hl_stop || gr_stop > hr_stop {
+                return false;
+            }
+            if gl_stop < hr_stop {
+                return true;
             }
         }
         let key = pair(g, h);
