@@ -327,14 +327,32 @@ impl Cells {
         grown & within
     }
 
+    /// The cells of `within` that are 8-adjacent (king moves) to a cell of `mask`, or in it.
+    fn grow_diagonal(self, mask: u128, within: u128) -> u128 {
+        let cols = self.cols();
+        let first = self.first_column();
+        let last = first << (cols - 1);
+        let sideways = mask | ((mask << 1) & !first) | ((mask >> 1) & !last);
+        (sideways | (sideways << cols) | (sideways >> cols)) & within
+    }
+
+    /// The 8-connected components of the set (cells touching at a corner are connected).
+    pub fn components_diagonal(self) -> Vec<Cells> {
+        self.split(Cells::grow_diagonal)
+    }
+
     /// The 4-connected components of the set, each on the same board.
     pub fn components(self) -> Vec<Cells> {
+        self.split(Cells::grow)
+    }
+
+    fn split(self, grow: fn(Cells, u128, u128) -> u128) -> Vec<Cells> {
         let mut rest = self.bits;
         let mut parts = Vec::new();
         while rest != 0 {
             let mut part = rest & rest.wrapping_neg();
             loop {
-                let next = self.grow(part, rest);
+                let next = grow(self, part, rest);
                 if next == part {
                     break;
                 }

@@ -1,15 +1,20 @@
 //! Game families, one file each. Every family registers itself in [`families`].
 
+pub mod amazons;
 pub mod cards;
 pub mod circle;
+pub mod clobber;
 pub mod coins;
+pub mod col_snort;
 pub mod connect;
+pub mod cutcake;
 pub mod domineering;
 pub mod ends;
 pub mod fibonacci;
 pub mod flipping;
 pub mod grid;
 pub mod grundy;
+pub mod hackenbush;
 pub mod median;
 pub mod mnk;
 pub mod moore;
@@ -21,6 +26,7 @@ pub mod strips;
 pub mod subtraction;
 pub mod tartan;
 pub mod teeko;
+pub mod toads_frogs;
 pub mod wythoff;
 
 use crate::spec::Family;
