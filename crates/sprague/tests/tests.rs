@@ -1,5 +1,6 @@
 //! Integration tests of the library, as one binary.
 
+mod partizan_rulesets;
 mod robustness;
 mod script;
 mod seeds;

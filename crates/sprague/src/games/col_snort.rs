@@ -31,7 +31,11 @@ pub struct Coloured {
 
 /// A graph that does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid graph '{text}': {reason}")]
+#[error(
+    "invalid graph '{}': {}",
+    super::grid::printable(.text),
+    super::grid::printable(.reason)
+)]
 pub struct GraphError {
     /// The text.
     pub text: String,
@@ -78,7 +82,8 @@ impl std::str::FromStr for Coloured {
         }
         let mut colour = vec![NONE; n];
         for item in colours.split(',').map(str::trim).filter(|c| !c.is_empty()) {
-            let (v, c) = item.split_at(item.len() - 1);
+            let last = item.char_indices().last().map_or(0, |(i, _)| i);
+            let (v, c) = item.split_at(last);
             colour[vertex(v)?] = match c {
                 "B" | "b" => BLUE,
                 "R" | "r" => RED,

@@ -21,10 +21,10 @@ pub struct Pieces(Vec<(u32, u32)>);
 #[non_exhaustive]
 pub enum PiecesError {
     /// A piece that is not `RxC` with positive sides.
-    #[error("invalid piece '{0}' (expected RxC, such as 2x3)")]
+    #[error("invalid piece '{}' (expected RxC, such as 2x3)", super::grid::printable(.0))]
     Piece(String),
     /// A side above [`MAX_SIDE`].
-    #[error("piece '{0}' is too large: sides up to {MAX_SIDE} are supported")]
+    #[error("piece '{}' is too large: sides up to {MAX_SIDE} are supported", super::grid::printable(.0))]
     TooLarge(String),
 }
 

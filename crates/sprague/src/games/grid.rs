@@ -12,6 +12,20 @@ use std::fmt;
 /// The most cells a board may have.
 pub const MAX_CELLS: usize = 128;
 
+/// `text` with control characters (newlines, tabs...) escaped, so that an error message that
+/// quotes it stays on one line.
+pub(crate) fn printable(text: impl fmt::Display) -> String {
+    let mut out = String::new();
+    for c in text.to_string().chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A board that does not parse.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -30,7 +44,10 @@ pub enum GridError {
         expected: usize,
     },
     /// A character that is not a cell of this game.
-    #[error("unexpected '{found}' at row {row}, column {column} (expected one of {expected})")]
+    #[error(
+        "unexpected '{}' at row {row}, column {column} (expected one of {expected})",
+        printable(.found)
+    )]
     Stray {
         /// The character.
         found: char,
@@ -48,7 +65,7 @@ pub enum GridError {
         cells: usize,
     },
     /// A board size `RxC` that does not parse.
-    #[error("invalid board size '{0}' (expected RxC, such as 4x5)")]
+    #[error("invalid board size '{}' (expected RxC, such as 4x5)", printable(.0))]
     Size(String),
 }
 

@@ -87,7 +87,11 @@ pub struct Position {
 #[non_exhaustive]
 pub enum HackenbushError {
     /// A stalk with a letter other than `B`, `R`, `G`.
-    #[error("unknown colour '{found}' in stalk '{stalk}' (expected B, R or G)")]
+    #[error(
+        "unknown colour '{}' in stalk '{}' (expected B, R or G)",
+        super::grid::printable(.found),
+        super::grid::printable(.stalk)
+    )]
     Colour {
         /// The letter.
         found: char,
@@ -95,7 +99,7 @@ pub enum HackenbushError {
         stalk: String,
     },
     /// A graph file line that does not parse.
-    #[error("line {line}: {reason}")]
+    #[error("line {line}: {}", super::grid::printable(.reason))]
     Line {
         /// The 1-based line.
         line: usize,

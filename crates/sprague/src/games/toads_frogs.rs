@@ -24,7 +24,10 @@ pub struct Strip(Vec<u8>);
 #[non_exhaustive]
 pub enum StripError {
     /// A character other than `T`, `F`, `.`.
-    #[error("unexpected '{found}' at square {square} (expected 'T', 'F' or '.')")]
+    #[error(
+        "unexpected '{}' at square {square} (expected 'T', 'F' or '.')",
+        super::grid::printable(.found)
+    )]
     Stray {
         /// The character.
         found: char,

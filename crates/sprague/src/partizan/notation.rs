@@ -20,7 +20,7 @@ pub const MAX_UPS: i64 = 1 << 20;
 
 /// A game expression that does not parse: where and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("'{text}' at column {column}: {reason}")]
+#[error("'{}' at column {column}: {reason}", .text.escape_debug())]
 pub struct ParseGameError {
     /// The expression as written.
     pub text: String,
