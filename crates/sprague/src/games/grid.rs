@@ -397,13 +397,20 @@ impl Cells {
         if self.bits == 0 {
             return (0, 0, 0, 0);
         }
-        let (mut top, mut left, mut bottom, mut right) = (usize::MAX, usize::MAX, 0, 0);
-        for (r, c) in self.iter() {
-            top = top.min(r);
-            bottom = bottom.max(r);
-            left = left.min(c);
-            right = right.max(c);
+        // Row by row: the occupied rows give top and bottom, their union the columns.
+        let cols = self.cols();
+        let row_mask = (1u128 << cols) - 1;
+        let (mut top, mut bottom, mut columns) = (usize::MAX, 0, 0u128);
+        for r in 0..self.rows() {
+            let row = (self.bits >> (r * cols)) & row_mask;
+            if row != 0 {
+                top = top.min(r);
+                bottom = r;
+                columns |= row;
+            }
         }
+        let left = columns.trailing_zeros() as usize;
+        let right = 127 - columns.leading_zeros() as usize;
         (top, left, bottom - top + 1, right - left + 1)
     }
 
@@ -624,6 +631,24 @@ mod tests {
             for (k, &s) in Symmetry::ALL.iter().enumerate() {
                 proptest::prop_assert_eq!(fast[k], cells.transformed(s));
             }
+        }
+
+        #[test]
+        fn bounding_box_agrees_with_the_definition(
+            rows in 1usize..=11, cols in 1usize..=11, bits: u128, sparse: u128,
+        ) {
+            let cells = Cells::full(rows, cols).with_bits(bits & sparse);
+            let (mut top, mut left, mut bottom, mut right) = (usize::MAX, usize::MAX, 0, 0);
+            for (r, c) in cells.iter() {
+                (top, left) = (top.min(r), left.min(c));
+                (bottom, right) = (bottom.max(r), right.max(c));
+            }
+            let expected = if cells.bits() == 0 {
+                (0, 0, 0, 0)
+            } else {
+                (top, left, bottom - top + 1, right - left + 1)
+            };
+            proptest::prop_assert_eq!(cells.bounding_box(), expected);
         }
     }
 }
