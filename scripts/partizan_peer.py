@@ -127,7 +127,7 @@ def random_grid(rng, rows, cols, alphabet, weights):
 def positions(rng, count):
     """(sprague line, peer function) pairs, about `count` of the four main rulesets."""
     toads = FromOptions(toads_frogs_options)
-    hack = FromOptions(lambda p: hackenbush_options(p))
+    hack = FromOptions(hackenbush_options)
     clob = FromOptions(clobber_options)
     out = []
     quarter = max(count // 4, 1)

@@ -259,7 +259,7 @@ mod tests {
         // 2005): xo = *; xxo = {0 | xo} = {0|*} = ^; xoo = {*|0} = v.
         assert_eq!(value(Rules::Clobber, "xo"), "*");
         assert_eq!(value(Rules::Clobber, "xxxx"), "0");
-        // The 2x2 checkerboard is * (pycgt 0.2 agrees).
+        // The 2x2 checkerboard is * (cgt-py 0.11 agrees, built from the options).
         assert_eq!(value(Rules::Clobber, "xo|ox"), "*");
         assert_eq!(value(Rules::Clobber, "xoo"), "v");
         assert_eq!(value(Rules::Clobber, "xxo"), "^");

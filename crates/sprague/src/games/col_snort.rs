@@ -288,9 +288,10 @@ mod tests {
 
     #[test]
     fn known_values() {
-        // Winning Ways ch. 2: in Col a lone vertex is *, two joined vertices are 0 (each
-        // player's move leaves the other one move... {−1+1...}); in Snort a lone vertex is *,
-        // an edge is ±1 ... (a move there forbids the opponent the other end).
+        // Winning Ways ch. 2: in Col a lone vertex is *, two joined vertices are 0 (Left's
+        // move leaves a vertex only Right may colour, -1, and Right's the opposite: {-1|1});
+        // in Snort a lone vertex is * and an edge is ±1 (a move there leaves the other end
+        // to the mover alone).
         assert_eq!(value(Rules::Col, "1:"), "*");
         assert_eq!(value(Rules::Snort, "1:"), "*");
         assert_eq!(value(Rules::Snort, "2:0-1"), "±1");

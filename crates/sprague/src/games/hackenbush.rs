@@ -387,8 +387,8 @@ mod tests {
     fn known_values() {
         // Winning Ways ch. 1 and Lessons in Play §2.3 (blue-red strings): B = 1, BR = 1/2,
         // BRR = 1/4, BRB = 3/4, RB = -1/2, BBR = 3/2; green strings are nimbers (G = *,
-        // GG = *2), and a blue edge on a green one is {0,*|0} = ^* ... (Winning Ways ch. 2:
-        // "Upstart" GB is ^*? no: G then B from the ground is {0, * | 0}).
+        // GG = *2). A blue edge on a green one (GB from the ground) is {0,*|0} = ^*: Left
+        // cuts either edge, Right only the green one (cgt-py agrees, built from the options).
         assert_eq!(stalks("B"), "1");
         assert_eq!(stalks("BR"), "1/2");
         assert_eq!(stalks("BRR"), "1/4");

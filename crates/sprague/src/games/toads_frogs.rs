@@ -177,8 +177,8 @@ mod tests {
     #[test]
     fn known_values() {
         // Winning Ways ch. 1 ("Toads and Frogs"): T. = 1, .F = -1, T.F = *, TF = 0, T..F = 0,
-        // TT.F = 1/2 ... and Erickson's table in "New Toads and Frogs results" (Games of No
-        // Chance, 1996): TT.FF = 0... (checked against pycgt in scripts/partizan-crosscheck.sh).
+        // and TT.FF = * (cgt-py 0.11 gives the same when the strip's value is built from its
+        // options, as scripts/partizan-crosscheck.sh does).
         assert_eq!(value("T."), "1");
         assert_eq!(value(".F"), "-1");
         assert_eq!(value("T.F"), "*");
@@ -187,6 +187,10 @@ mod tests {
         assert_eq!(value("T..F"), "0");
         assert_eq!(value("T.."), "2");
         assert_eq!(value("TT.FF"), "*");
+        // In TT.F Left's only move gives T.TF = 1/2 and Right's gives TTF. = 0, so the value
+        // is {1/2|0}; cgt-py agrees, and gives {1/2|0} for TTT..FF too.
+        assert_eq!(value("TT.F"), "{1/2|0}");
+        assert_eq!(value("TTT..FF"), "{1/2|0}");
     }
 
     #[test]

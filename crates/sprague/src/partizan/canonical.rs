@@ -141,7 +141,9 @@ impl Portable {
 /// let g: Canonical = "{2|1||0}".parse()?;
 /// let up: Canonical = "^".parse()?;
 /// assert_eq!((&up + &up).to_string(), "^^");
-/// assert_eq!(g.mean().to_string(), "1");
+/// // {2|1||0} is {{2|1}|0}: mean and temperature 3/4.
+/// assert_eq!(g.mean().to_string(), "3/4");
+/// assert_eq!(g.temperature().to_string(), "3/4");
 /// assert_eq!(Canonical::parse("{0|{0|0}}")?.to_string(), "^");
 /// # Ok::<(), sprague::partizan::ParseGameError>(())
 /// ```
