@@ -12,7 +12,8 @@ use sprague::games::domineering::Domineering;
 use sprague::games::grid::{Grid, GridError};
 use sprague::games::hackenbush::{self, Hackenbush};
 use sprague::games::toads_frogs::{Strip, ToadsFrogs};
-use sprague::partizan::{notation, Outcome, Partizan, Solver};
+use sprague::partizan::solve::canonical_form;
+use sprague::partizan::{notation, Outcome, Partizan, Side, Solver};
 use std::collections::HashMap;
 
 /// A ruleset without its regions and symmetries: every position is valued whole.
@@ -21,12 +22,8 @@ struct Plain<'a, G>(&'a G);
 impl<G: Partizan> Partizan for Plain<'_, G> {
     type Position = G::Position;
 
-    fn left_options(&self, position: &G::Position) -> Vec<G::Position> {
-        self.0.left_options(position)
-    }
-
-    fn right_options(&self, position: &G::Position) -> Vec<G::Position> {
-        self.0.right_options(position)
+    fn options(&self, position: &G::Position, side: Side) -> Vec<G::Position> {
+        self.0.options(position, side)
     }
 }
 
@@ -263,10 +260,7 @@ fn known_values_across_rulesets() {
     // stalks are nim heaps, so three single green edges are *.
     let stalks = |words: &[&str]| {
         let position = hackenbush::Position::stalks(words).unwrap();
-        Solver::new(&Hackenbush)
-            .canonical(&position)
-            .unwrap()
-            .to_string()
+        canonical_form(&Hackenbush, &position).unwrap()
     };
     assert_eq!(stalks(&["BBRB"]), "7/4");
     assert_eq!(stalks(&["RRBR"]), "-7/4");

@@ -60,14 +60,6 @@ impl Amazons {
 impl Partizan for Amazons {
     type Position = Stones;
 
-    fn left_options(&self, position: &Stones) -> Vec<Stones> {
-        self.options(position, Side::Left)
-    }
-
-    fn right_options(&self, position: &Stones) -> Vec<Stones> {
-        self.options(position, Side::Right)
-    }
-
     fn options(&self, position: &Stones, side: Side) -> Vec<Stones> {
         let mut options: Vec<Stones> = self
             .moves(position, side)
@@ -144,14 +136,11 @@ impl Partizan for Amazons {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::partizan::Solver;
+    use crate::partizan::solve::canonical_form;
 
     fn value(board: &str) -> String {
         let position = Amazons::parse(board).unwrap();
-        Solver::new(&Amazons)
-            .canonical(&position)
-            .unwrap()
-            .to_string()
+        canonical_form(&Amazons, &position).unwrap()
     }
 
     #[test]

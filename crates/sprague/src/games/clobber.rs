@@ -168,14 +168,6 @@ impl Clobber {
 impl Partizan for Clobber {
     type Position = Stones;
 
-    fn left_options(&self, position: &Stones) -> Vec<Stones> {
-        self.options(position, Side::Left)
-    }
-
-    fn right_options(&self, position: &Stones) -> Vec<Stones> {
-        self.options(position, Side::Right)
-    }
-
     fn options(&self, position: &Stones, side: Side) -> Vec<Stones> {
         self.generate(position, side)
             .into_iter()
@@ -243,14 +235,11 @@ pub(super) fn colour_symmetric_key(region: &Stones) -> Keyed<Stones> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::partizan::Solver;
+    use crate::partizan::solve::canonical_form;
 
     fn value(rules: Rules, board: &str) -> String {
         let position = Stones::parse(board).unwrap();
-        Solver::new(&Clobber(rules))
-            .canonical(&position)
-            .unwrap()
-            .to_string()
+        canonical_form(&Clobber(rules), &position).unwrap()
     }
 
     #[test]

@@ -199,14 +199,6 @@ impl ColSnort {
 impl Partizan for ColSnort {
     type Position = Coloured;
 
-    fn left_options(&self, position: &Coloured) -> Vec<Coloured> {
-        self.options(position, Side::Left)
-    }
-
-    fn right_options(&self, position: &Coloured) -> Vec<Coloured> {
-        self.options(position, Side::Right)
-    }
-
     fn options(&self, position: &Coloured, side: Side) -> Vec<Coloured> {
         self.moves(position, side)
             .into_iter()
@@ -276,14 +268,11 @@ impl Partizan for ColSnort {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::partizan::Solver;
+    use crate::partizan::solve::canonical_form;
 
     fn value(rules: Rules, graph: &str) -> String {
         let position: Coloured = graph.parse().unwrap();
-        Solver::new(&ColSnort(rules))
-            .canonical(&position)
-            .unwrap()
-            .to_string()
+        canonical_form(&ColSnort(rules), &position).unwrap()
     }
 
     #[test]

@@ -71,14 +71,6 @@ pub struct Cutcake;
 impl Partizan for Cutcake {
     type Position = Pieces;
 
-    fn left_options(&self, position: &Pieces) -> Vec<Pieces> {
-        self.options(position, Side::Left)
-    }
-
-    fn right_options(&self, position: &Pieces) -> Vec<Pieces> {
-        self.options(position, Side::Right)
-    }
-
     fn options(&self, position: &Pieces, side: Side) -> Vec<Pieces> {
         self.moves(position, side)
             .into_iter()
@@ -116,15 +108,12 @@ impl Partizan for Cutcake {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::partizan::Solver;
+    use crate::partizan::solve::canonical_form;
 
     fn value(pieces: &str) -> String {
         let words: Vec<&str> = pieces.split_whitespace().collect();
         let position = Pieces::parse(&words).unwrap();
-        Solver::new(&Cutcake)
-            .canonical(&position)
-            .unwrap()
-            .to_string()
+        canonical_form(&Cutcake, &position).unwrap()
     }
 
     #[test]

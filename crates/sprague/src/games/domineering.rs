@@ -52,14 +52,6 @@ impl Domineering {
 impl Partizan for Domineering {
     type Position = Cells;
 
-    fn left_options(&self, position: &Cells) -> Vec<Cells> {
-        self.options(position, Side::Left)
-    }
-
-    fn right_options(&self, position: &Cells) -> Vec<Cells> {
-        self.options(position, Side::Right)
-    }
-
     fn options(&self, position: &Cells, side: Side) -> Vec<Cells> {
         let (mut pairs, step) = Domineering::placements(position, side);
         let mut options = Vec::with_capacity(pairs.count_ones() as usize);
@@ -105,12 +97,11 @@ impl Partizan for Domineering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::partizan::Solver;
+    use crate::partizan::solve::canonical_form;
 
     fn value(board: &str) -> String {
         let position = Domineering::parse(board).unwrap();
-        let mut solver = Solver::new(&Domineering);
-        solver.canonical(&position).unwrap().to_string()
+        canonical_form(&Domineering, &position).unwrap()
     }
 
     #[test]

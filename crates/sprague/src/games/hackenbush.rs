@@ -284,14 +284,6 @@ pub struct Hackenbush;
 impl Partizan for Hackenbush {
     type Position = Position;
 
-    fn left_options(&self, position: &Position) -> Vec<Position> {
-        self.options(position, Side::Left)
-    }
-
-    fn right_options(&self, position: &Position) -> Vec<Position> {
-        self.options(position, Side::Right)
-    }
-
     fn options(&self, position: &Position, side: Side) -> Vec<Position> {
         self.moves(position, side)
             .into_iter()
@@ -372,15 +364,12 @@ impl Partizan for Hackenbush {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::partizan::Solver;
+    use crate::partizan::{solve::canonical_form, Solver};
 
     fn stalks(text: &str) -> String {
         let words: Vec<&str> = text.split_whitespace().collect();
         let position = Position::stalks(&words).unwrap();
-        Solver::new(&Hackenbush)
-            .canonical(&position)
-            .unwrap()
-            .to_string()
+        canonical_form(&Hackenbush, &position).unwrap()
     }
 
     #[test]

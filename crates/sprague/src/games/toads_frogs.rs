@@ -77,14 +77,6 @@ pub struct ToadsFrogs;
 impl Partizan for ToadsFrogs {
     type Position = Strip;
 
-    fn left_options(&self, position: &Strip) -> Vec<Strip> {
-        self.options(position, Side::Left)
-    }
-
-    fn right_options(&self, position: &Strip) -> Vec<Strip> {
-        self.options(position, Side::Right)
-    }
-
     fn options(&self, position: &Strip, side: Side) -> Vec<Strip> {
         self.moves(position, side)
             .into_iter()
@@ -164,14 +156,11 @@ impl Partizan for ToadsFrogs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::partizan::Solver;
+    use crate::partizan::solve::canonical_form;
 
     fn value(strip: &str) -> String {
         let position: Strip = strip.parse().unwrap();
-        Solver::new(&ToadsFrogs)
-            .canonical(&position)
-            .unwrap()
-            .to_string()
+        canonical_form(&ToadsFrogs, &position).unwrap()
     }
 
     #[test]

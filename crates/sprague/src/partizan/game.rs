@@ -21,18 +21,17 @@ pub trait Partizan {
     /// A position (checked: every value of this type is legal).
     type Position: Clone + Eq + Hash;
 
+    /// The positions `side` can move to.
+    fn options(&self, position: &Self::Position, side: Side) -> Vec<Self::Position>;
+
     /// The positions Left can move to.
-    fn left_options(&self, position: &Self::Position) -> Vec<Self::Position>;
+    fn left_options(&self, position: &Self::Position) -> Vec<Self::Position> {
+        self.options(position, Side::Left)
+    }
 
     /// The positions Right can move to.
-    fn right_options(&self, position: &Self::Position) -> Vec<Self::Position>;
-
-    /// The options of `side`.
-    fn options(&self, position: &Self::Position, side: Side) -> Vec<Self::Position> {
-        match side {
-            Side::Left => self.left_options(position),
-            Side::Right => self.right_options(position),
-        }
+    fn right_options(&self, position: &Self::Position) -> Vec<Self::Position> {
+        self.options(position, Side::Right)
     }
 
     /// The options of `side` with the text of each move, for front ends. The default numbers

@@ -36,6 +36,17 @@ pub struct Analysis<P> {
     pub right_winning_moves: Vec<(String, P)>,
 }
 
+/// The canonical form of `position` in CGSuite notation, by a solver of its own (for one-off
+/// values; keep a [`Solver`] to value several positions).
+///
+/// # Errors
+/// [`Error::Limit`] when the [default memory bound](DEFAULT_MEMORY_LIMIT) is reached.
+pub fn canonical_form<G: Partizan>(game: &G, position: &G::Position) -> Result<String> {
+    let mut solver = Solver::new(game);
+    let g = solver.value(position)?;
+    Ok(notation::to_notation(&mut solver.arena, g))
+}
+
 /// Values positions of one ruleset, remembering every region it has valued.
 pub struct Solver<'g, G: Partizan> {
     game: &'g G,
