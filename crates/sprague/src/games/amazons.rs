@@ -12,6 +12,7 @@
 
 use super::clobber::{colour_symmetric_key, Stones};
 use super::grid::{Cells, GridError};
+use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 
 /// The rules of Amazons.
@@ -61,11 +62,7 @@ impl Partizan for Amazons {
     type Position = Stones;
 
     fn options(&self, position: &Stones, side: Side) -> Vec<Stones> {
-        let mut options: Vec<Stones> = self
-            .moves(position, side)
-            .into_iter()
-            .map(|m| m.1)
-            .collect();
+        let mut options: Vec<Stones> = positions(self.moves(position, side));
         options.sort_unstable();
         options.dedup();
         options

@@ -16,6 +16,7 @@
 //! (which negates).
 
 use super::grid::{canonical_key, Cells, Grid, GridError, Symmetry};
+use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 use std::fmt;
 
@@ -169,10 +170,7 @@ impl Partizan for Clobber {
     type Position = Stones;
 
     fn options(&self, position: &Stones, side: Side) -> Vec<Stones> {
-        self.generate(position, side)
-            .into_iter()
-            .map(|m| m.1)
-            .collect()
+        positions(self.generate(position, side))
     }
 
     fn moves(&self, position: &Stones, side: Side) -> Vec<(String, Stones)> {

@@ -12,6 +12,7 @@
 //! a connected set of playable uncoloured vertices plus at most one blue and one red vertex
 //! standing for those neighbours. Swapping the colours negates the value.
 
+use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 use std::fmt;
 
@@ -200,10 +201,7 @@ impl Partizan for ColSnort {
     type Position = Coloured;
 
     fn options(&self, position: &Coloured, side: Side) -> Vec<Coloured> {
-        self.moves(position, side)
-            .into_iter()
-            .map(|m| m.1)
-            .collect()
+        positions(self.moves(position, side))
     }
 
     fn moves(&self, position: &Coloured, side: Side) -> Vec<(String, Coloured)> {

@@ -6,6 +6,7 @@
 //! side: `2x3 1x4`. A move is written `cut RxC at a` (after `a` columns for Left, rows for
 //! Right). Every piece is its own region; pieces are integers (Winning Ways).
 
+use crate::partizan::game::positions;
 use crate::partizan::{Partizan, Side};
 use std::fmt;
 
@@ -72,10 +73,7 @@ impl Partizan for Cutcake {
     type Position = Pieces;
 
     fn options(&self, position: &Pieces, side: Side) -> Vec<Pieces> {
-        self.moves(position, side)
-            .into_iter()
-            .map(|m| m.1)
-            .collect()
+        positions(self.moves(position, side))
     }
 
     fn moves(&self, position: &Pieces, side: Side) -> Vec<(String, Pieces)> {

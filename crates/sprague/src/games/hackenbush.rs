@@ -23,6 +23,7 @@
 //!
 //! Regions: the components of the graph without its ground vertex, each with its ground edges.
 
+use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -285,10 +286,7 @@ impl Partizan for Hackenbush {
     type Position = Position;
 
     fn options(&self, position: &Position, side: Side) -> Vec<Position> {
-        self.moves(position, side)
-            .into_iter()
-            .map(|m| m.1)
-            .collect()
+        positions(self.moves(position, side))
     }
 
     fn moves(&self, position: &Position, side: Side) -> Vec<(String, Position)> {

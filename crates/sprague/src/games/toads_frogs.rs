@@ -9,6 +9,7 @@
 //! Regions: toads at the right end and frogs at the left end can never move or be jumped,
 //! so they are trimmed. Reversing the strip and swapping toads and frogs negates the value.
 
+use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 use std::fmt;
 
@@ -78,10 +79,7 @@ impl Partizan for ToadsFrogs {
     type Position = Strip;
 
     fn options(&self, position: &Strip, side: Side) -> Vec<Strip> {
-        self.moves(position, side)
-            .into_iter()
-            .map(|m| m.1)
-            .collect()
+        positions(self.moves(position, side))
     }
 
     fn moves(&self, position: &Strip, side: Side) -> Vec<(String, Strip)> {

@@ -59,3 +59,8 @@ pub trait Partizan {
         }
     }
 }
+
+/// The positions of a list of moves, for rulesets whose options come from their moves.
+pub fn positions<P>(moves: Vec<(String, P)>) -> Vec<P> {
+    moves.into_iter().map(|(_, p)| p).collect()
+}
