@@ -10,7 +10,9 @@
 //!    ([`error`], [`file`], [`progress`], [`simd`]) and the nim field ([`nimber`]);
 //! 2. [`solve`]: generic solvers that work for any game implementing those traits;
 //! 3. [`heap`] and [`games`]: the families, each a typed game with its notation (and
-//!    [`script`], games written as sandboxed Rhai scripts);
+//!    [`script`], games written as sandboxed Rhai scripts); [`partizan`]: short partizan games
+//!    (canonical forms, thermography, a region solver) and [`quotient`]: misère quotients and
+//!    genus, both not yet in the catalog;
 //! 4. [`erased`], [`analysis`], [`play`] and [`catalog`]: games chosen at run time through a
 //!    few generic adapters, the answers front ends print, and the one registry of games.
 //!
@@ -35,6 +37,7 @@ pub mod games;
 pub mod heap;
 pub mod josephus;
 pub mod nimber;
+pub mod partizan;
 pub mod play;
 pub mod progress;
 pub mod quotient;
