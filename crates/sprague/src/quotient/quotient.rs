@@ -46,6 +46,7 @@
 //! n − p image for image, so heap n duplicates heap n − p and changes nothing. The quotient is
 //! then the quotient of the whole game ([`Quotient::period`]).
 
+use super::heaps::HeapOptions;
 use super::monoid::{reduce, submonoid, Candidate, Cyclic, Monoid, Table};
 use crate::error::{Error, Result};
 use crate::game::Outcome;
@@ -259,39 +260,6 @@ fn colex(a: &[u32], b: &[u32]) -> Ordering {
     Ordering::Equal
 }
 
-/// The options of each heap, as lists of nonzero heap sizes.
-struct Heaps {
-    options: Vec<Vec<Vec<u32>>>,
-}
-
-impl Heaps {
-    fn new(rules: &dyn HeapRules, max_heap: u64) -> Result<Heaps> {
-        let mut options = vec![Vec::new()];
-        for n in 1..=max_heap {
-            let mut list = Vec::new();
-            for option in rules.try_options(n)? {
-                let mut parts = Vec::with_capacity(option.len());
-                for &h in &option {
-                    if h >= n {
-                        return Err(Error::Cycle(format!(
-                            "heap {n} (a move leaves a heap of {h})"
-                        )));
-                    }
-                    if h > 0 {
-                        parts.push(h as u32);
-                    }
-                }
-                parts.sort_unstable();
-                list.push(parts);
-            }
-            list.sort();
-            list.dedup();
-            options.push(list);
-        }
-        Ok(Heaps { options })
-    }
-}
-
 /// A pretension under construction: a monoid, P, Φ and the option images T of each heap.
 struct Pretension<M> {
     monoid: M,
@@ -303,7 +271,7 @@ struct Pretension<M> {
 }
 
 impl<M: Monoid> Pretension<M> {
-    fn new(monoid: M, p: Vec<bool>, phi: Vec<u32>, heaps: &Heaps) -> Pretension<M> {
+    fn new(monoid: M, p: Vec<bool>, phi: Vec<u32>, heaps: &HeapOptions) -> Pretension<M> {
         let trans: Vec<Vec<u32>> = (0..phi.len())
             .map(|n| images(&monoid, &phi, &heaps.options[n]))
             .collect();
@@ -607,7 +575,7 @@ fn lcm(a: u32, b: u32) -> u32 {
 }
 
 struct Searcher<'a> {
-    heaps: &'a Heaps,
+    heaps: &'a HeapOptions,
     options: &'a QuotientOptions,
 }
 
@@ -778,12 +746,49 @@ impl Quotient {
         options: &QuotientOptions,
         progress: &dyn Progress,
     ) -> Result<Search> {
+        Quotient::search(rules, max_heap, options, false, progress)
+    }
+
+    /// [`Quotient::compute`], stopping at the first heap n ≤ `max_heap` where the periodicity
+    /// theorem proves that the quotient of heaps 0..=n is the quotient of every heap (see the
+    /// module docs): what to compute when the whole game's quotient is wanted.
+    ///
+    /// ```
+    /// use sprague::heap::Code;
+    /// use sprague::quotient::{Quotient, QuotientOptions};
+    /// // 0.75: the quotient of heaps to 22 is proven to be that of every heap.
+    /// let q = Quotient::compute_until_certified(&Code::parse("0.75").unwrap(), 200, &QuotientOptions::default(), &())?
+    ///     .finite()
+    ///     .expect("a finite quotient");
+    /// assert_eq!((q.order(), q.max_heap()), (8, 22));
+    /// assert_eq!(q.period().map(|p| p.certified_at), Some(22));
+    /// # Ok::<(), sprague::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Quotient::compute`].
+    pub fn compute_until_certified(
+        rules: &dyn HeapRules,
+        max_heap: u64,
+        options: &QuotientOptions,
+        progress: &dyn Progress,
+    ) -> Result<Search> {
+        Quotient::search(rules, max_heap, options, true, progress)
+    }
+
+    fn search(
+        rules: &dyn HeapRules,
+        max_heap: u64,
+        options: &QuotientOptions,
+        until_certified: bool,
+        progress: &dyn Progress,
+    ) -> Result<Search> {
         if max_heap > MAX_HEAP {
             return Err(Error::Limit(format!(
                 "heap {max_heap} is past the largest quotient computed ({MAX_HEAP} heaps)"
             )));
         }
-        let heaps = Heaps::new(rules, max_heap)?;
+        let heaps = HeapOptions::build(rules, max_heap, "misère quotient")?;
         let searcher = Searcher {
             heaps: &heaps,
             options,
@@ -821,6 +826,10 @@ impl Quotient {
                 });
             }
             progress.advance(n as u64, &format!("order {}", state.table.order()));
+            if until_certified && certify(rules, &state.phi, n as u64).is_some() {
+                progress.finish();
+                return Ok(Search::Finite(Quotient::finish(rules, state, n as u64)));
+            }
         }
         progress.finish();
         Ok(Search::Finite(Quotient::finish(rules, state, max_heap)))
