@@ -912,7 +912,8 @@ impl Catalog {
         parse_sum(words, |spec| self.game(spec))
     }
 
-    /// The game of `spec` with its single-heap values, for `table` and `period`.
+    /// The game of `spec` with its single-heap values, for `table`, `period`, `genus` and
+    /// `quotient` (the last two through [`HeapValues::heap_rules`]).
     ///
     /// # Errors
     /// [`Error::Spec`] for a bad spec; [`Error::Unsupported`] when it is not a heap game.
@@ -920,7 +921,7 @@ impl Catalog {
         let game = self.game(spec)?;
         let heap = game.heap().ok_or_else(|| {
             Error::Unsupported(format!(
-                "{} is not a heap game; 'table' and 'period' need one (see 'sprague catalog')",
+                "{} is not a heap game; 'table', 'period', 'genus' and 'quotient' need one (see 'sprague catalog')",
                 game.spec()
             ))
         })?;
