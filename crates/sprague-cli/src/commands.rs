@@ -10,6 +10,7 @@ use sprague::game::notation::parse_u64;
 use sprague::game::Play;
 use sprague::heap::PeriodSearch;
 use sprague::nimber::Nimber;
+use sprague::quotient::{GenusTable, Quotient, QuotientOptions};
 use sprague::solve::store::{Disk, FileStore};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -75,6 +76,26 @@ fn play(misere: bool) -> Play {
 
 fn number(text: &str, what: &str) -> Result<u64> {
     parse_u64(text, what).map_err(bad)
+}
+
+/// The most heaps `quotient` adds, without `--max-heap`, while waiting for a proven period.
+const DEFAULT_QUOTIENT_HEAPS: u64 = 300;
+
+/// The largest `--max-order`: its table takes 4·N² bytes (1 GiB).
+const MAX_ORDER: u64 = 1 << 14;
+
+/// The canonical spec and the heap rules of a heap game, for `genus` and `quotient`.
+fn heap_rules(
+    catalog: &Catalog,
+    spec: &str,
+) -> Result<(String, Arc<dyn sprague::heap::HeapRules>)> {
+    let (name, heap) = catalog.heap_game(spec)?;
+    let rules = heap.heap_rules().ok_or_else(|| {
+        bad(format!(
+            "{name} gives no rules for its heaps; 'genus' and 'quotient' need a heap game such as kayles or 0.75"
+        ))
+    })?;
+    Ok((name, rules))
 }
 
 /// Runs one parsed command line.
@@ -146,6 +167,54 @@ pub fn run(cli: Cli) -> Result<()> {
             let (name, heap) = catalog.heap_game(&game)?;
             let search: PeriodSearch = heap.period(max, &Bar::new())?;
             output::period(&name, &search, json)
+        }
+        Command::Genus { game, to, json } => {
+            let to = number(&to, "--to")?;
+            let (name, rules) = heap_rules(&catalog, &game)?;
+            let table = GenusTable::compute(
+                rules.as_ref(),
+                to,
+                sprague::quotient::genus::DEFAULT_POSITION_LIMIT,
+                &Bar::new(),
+            )?;
+            output::genus(&table.report(&name), json)
+        }
+        Command::Quotient {
+            game,
+            max_heap,
+            max_order,
+            json,
+        } => {
+            let max_order = match number(&max_order, "--max-order")? {
+                n @ 2..=MAX_ORDER => n as usize,
+                n => {
+                    return Err(bad(format!(
+                        "--max-order takes 2 to {MAX_ORDER} (a table of N^2 entries), got {n}"
+                    )))
+                }
+            };
+            let options = QuotientOptions {
+                max_order,
+                ..QuotientOptions::default()
+            };
+            let (name, rules) = heap_rules(&catalog, &game)?;
+            let bar = Bar::new();
+            let (search, max_heap) = match max_heap {
+                Some(n) => {
+                    let n = number(&n, "--max-heap")?;
+                    (Quotient::compute(rules.as_ref(), n, &options, &bar)?, n)
+                }
+                None => (
+                    Quotient::compute_until_certified(
+                        rules.as_ref(),
+                        DEFAULT_QUOTIENT_HEAPS,
+                        &options,
+                        &bar,
+                    )?,
+                    DEFAULT_QUOTIENT_HEAPS,
+                ),
+            };
+            output::quotient(&name, &search, max_heap, json)
         }
         Command::Solve {
             words,

@@ -2,5 +2,6 @@
 
 mod cli;
 mod common;
+mod misere;
 mod script;
 mod serve;
