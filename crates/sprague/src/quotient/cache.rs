@@ -14,6 +14,7 @@ pub const SUM_OPTIONS: QuotientOptions = QuotientOptions {
     max_candidate: 1 << 16,
     max_states: 1 << 18,
     max_recalibrations: 200,
+    deadline: None,
 };
 
 /// How far a quotient for sums is computed at least (stopping as soon as its period is proven):

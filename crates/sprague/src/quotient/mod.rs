@@ -22,5 +22,5 @@ pub use genus::{Genus, GenusReport, GenusTable, HeapGenus};
 pub use heaps::MAX_OPTION_BYTES;
 pub use quotient::{
     Generator, Presentation, Quotient, QuotientOptions, QuotientPeriod, QuotientReport, Runaway,
-    RunawayLimit, Search, SumMove, MAX_HEAP,
+    RunawayLimit, Search, SumMove, MAX_HEAP, UNTIL_CERTIFIED_HEAPS,
 };
