@@ -78,25 +78,8 @@ fn number(text: &str, what: &str) -> Result<u64> {
     parse_u64(text, what).map_err(bad)
 }
 
-/// The most heaps `quotient` adds, without `--max-heap`, while waiting for a proven period.
-const DEFAULT_QUOTIENT_HEAPS: u64 = 300;
-
 /// The largest `--max-order`: its table takes 4·N² bytes (1 GiB).
 const MAX_ORDER: u64 = 1 << 14;
-
-/// The canonical spec and the heap rules of a heap game, for `genus` and `quotient`.
-fn heap_rules(
-    catalog: &Catalog,
-    spec: &str,
-) -> Result<(String, Arc<dyn sprague::heap::HeapRules>)> {
-    let (name, heap) = catalog.heap_game(spec)?;
-    let rules = heap.heap_rules().ok_or_else(|| {
-        bad(format!(
-            "{name} gives no rules for its heaps; 'genus' and 'quotient' need a heap game such as kayles or 0.75"
-        ))
-    })?;
-    Ok((name, rules))
-}
 
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
@@ -170,7 +153,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Genus { game, to, json } => {
             let to = number(&to, "--to")?;
-            let (name, rules) = heap_rules(&catalog, &game)?;
+            let (name, rules) = catalog.heap_rules(&game)?;
             let table = GenusTable::compute(
                 rules.as_ref(),
                 to,
@@ -197,23 +180,13 @@ pub fn run(cli: Cli) -> Result<()> {
                 max_order,
                 ..QuotientOptions::default()
             };
-            let (name, rules) = heap_rules(&catalog, &game)?;
-            let bar = Bar::new();
-            let (search, max_heap) = match max_heap {
-                Some(n) => {
-                    let n = number(&n, "--max-heap")?;
-                    (Quotient::compute(rules.as_ref(), n, &options, &bar)?, n)
-                }
-                None => (
-                    Quotient::compute_until_certified(
-                        rules.as_ref(),
-                        DEFAULT_QUOTIENT_HEAPS,
-                        &options,
-                        &bar,
-                    )?,
-                    DEFAULT_QUOTIENT_HEAPS,
-                ),
+            let max_heap = match max_heap {
+                Some(n) => Some(number(&n, "--max-heap")?),
+                None => None,
             };
+            let (name, rules) = catalog.heap_rules(&game)?;
+            let (search, max_heap) =
+                Quotient::compute_for(rules.as_ref(), max_heap, &options, &Bar::new())?;
             output::quotient(&name, &search, max_heap, json)
         }
         Command::Solve {

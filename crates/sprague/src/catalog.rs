@@ -927,4 +927,20 @@ impl Catalog {
         })?;
         Ok((game.spec().to_string(), heap))
     }
+
+    /// The game of `spec` with its heap rules, for genus tables and misère quotients
+    /// ([`crate::quotient`]).
+    ///
+    /// # Errors
+    /// As [`Catalog::heap_game`]; [`Error::Unsupported`] when the game's heaps have no rules to
+    /// share.
+    pub fn heap_rules(&self, spec: &str) -> Result<(String, Arc<dyn HeapRules>)> {
+        let (name, heap) = self.heap_game(spec)?;
+        let rules = heap.heap_rules().ok_or_else(|| {
+            Error::Unsupported(format!(
+                "{name} gives no rules for its heaps; 'genus' and 'quotient' need a heap game such as kayles or 0.75"
+            ))
+        })?;
+        Ok((name, rules))
+    }
 }
