@@ -1294,7 +1294,7 @@ fn certify(rules: &dyn HeapRules, phi: &[u32], max_heap: u64) -> Option<Quotient
 mod tests {
     use super::*;
     use crate::heap::Code;
-    use crate::quotient::testing::Oracle;
+    use crate::quotient::testing::{sums, Oracle};
     use proptest::prelude::*;
 
     fn search(code: &str, max_heap: u64) -> Search {
@@ -1311,26 +1311,6 @@ mod tests {
         search(code, max_heap)
             .finite()
             .unwrap_or_else(|| panic!("{code} ran away"))
-    }
-
-    /// Every sum of up to `parts` heaps of sizes 1..=max, as sorted lists (the empty sum too).
-    fn sums(parts: usize, max: u64) -> Vec<Vec<u64>> {
-        let mut out = vec![Vec::new()];
-        let mut frontier = vec![Vec::new()];
-        for _ in 0..parts {
-            let mut next = Vec::new();
-            for s in &frontier {
-                let low = s.last().copied().unwrap_or(1);
-                for h in low..=max {
-                    let mut t: Vec<u64> = s.clone();
-                    t.push(h);
-                    next.push(t);
-                }
-            }
-            out.extend(next.iter().cloned());
-            frontier = next;
-        }
-        out
     }
 
     /// The quotient's outcomes and winning moves agree with plain misère search on `sums`.

@@ -124,3 +124,23 @@ impl GrundyOracle {
         v
     }
 }
+
+/// Every sum of up to `parts` heaps of sizes 1..=max, as sorted lists (the empty sum too).
+pub(crate) fn sums(parts: usize, max: u64) -> Vec<Vec<u64>> {
+    let mut out = vec![Vec::new()];
+    let mut frontier = vec![Vec::new()];
+    for _ in 0..parts {
+        let mut next = Vec::new();
+        for s in &frontier {
+            let low = s.last().copied().unwrap_or(1);
+            for h in low..=max {
+                let mut t: Vec<u64> = s.clone();
+                t.push(h);
+                next.push(t);
+            }
+        }
+        out.extend(next.iter().cloned());
+        frontier = next;
+    }
+    out
+}
