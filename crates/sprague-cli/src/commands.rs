@@ -83,8 +83,46 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Value(args) => {
             let position = position(&catalog, &args)?;
+            if position.is_partizan() {
+                if args.misere {
+                    return Err(sprague::Error::Unsupported(format!(
+                        "{} is partizan: misère play of partizan games is not supported",
+                        position.game()
+                    ))
+                    .into());
+                }
+                let report = sprague::analysis::partizan::value(&position)?;
+                return output::partizan_value(&report, &position, args.json);
+            }
             let report = sprague::analysis::value(&position, play(args.misere))?;
             output::value(&report, &position, args.json)
+        }
+        Command::Compare { words, mut json } => {
+            // Everything after the first position word arrives here, `--` and `--json` too.
+            let mut sides: Vec<Vec<String>> = vec![Vec::new()];
+            for word in words {
+                match word.as_str() {
+                    "--json" => json = true,
+                    "--" => sides.push(Vec::new()),
+                    _ => sides.last_mut().expect("one side at least").push(word),
+                }
+            }
+            let [g, h] = &sides[..] else {
+                return Err(bad(
+                    "write two positions separated by a lone '--': sprague compare G... -- H...",
+                ));
+            };
+            if g.is_empty() || h.is_empty() {
+                return Err(bad("a position is missing on one side of '--'"));
+            }
+            let (g, h) = (catalog.parse_position(g)?, catalog.parse_position(h)?);
+            let relation = sprague::analysis::partizan::compare(&g, &h)?;
+            output::compare(relation, &g, &h, json)
+        }
+        Command::Thermograph { words, json, svg } => {
+            let position = catalog.parse_position(&words)?;
+            let report = sprague::analysis::partizan::thermograph(&position)?;
+            output::thermograph(&report, &position, json, svg.as_deref())
         }
         Command::Moves(args) => {
             let position = position(&catalog, &args)?;

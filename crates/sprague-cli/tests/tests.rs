@@ -2,5 +2,6 @@
 
 mod cli;
 mod common;
+mod partizan;
 mod script;
 mod serve;

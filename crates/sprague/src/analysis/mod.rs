@@ -12,6 +12,8 @@
 //! # Ok::<(), sprague::Error>(())
 //! ```
 
+pub mod partizan;
+
 use crate::erased::{Part, Position, Single, SumGame};
 use crate::error::{Error, Result};
 use crate::game::{NimValue, Outcome, Play, Value};
@@ -247,11 +249,20 @@ fn rate_with(
 ) -> Result<Rating> {
     match position {
         Position::Single(s) => rate_single(s, play, which),
+        Position::Partizan(_) => Err(partizan_unsupported(position)),
         Position::Sum(_) => match play {
             Play::Normal => rate_normal(position, which, search),
             Play::Misere => rate_misere(position, which, search),
         },
     }
+}
+
+/// Partizan sums have no player to move: they are valued by [`partizan::value`].
+fn partizan_unsupported(position: &Position) -> Error {
+    Error::Unsupported(format!(
+        "{} is partizan: each player has moves of their own; ask for its value (canonical form and both players' winning moves), a comparison or a thermograph",
+        position.game()
+    ))
 }
 
 fn misere_unsupported(game: &str) -> Error {
@@ -600,10 +611,13 @@ pub struct MovesReport {
 /// # Errors
 /// As for [`rate`].
 pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
+    if position.is_partizan() {
+        return Err(partizan_unsupported(position));
+    }
     let mut search = SumSearch::new(play, REMOTENESS_LIMIT);
     let searched = match position {
         Position::Sum(_) => search.solve(position),
-        Position::Single(_) => None,
+        Position::Single(_) | Position::Partizan(_) => None,
     };
     let rating = rate_with(position, play, Which::Winning, &mut search)?;
     let mut report = ValueReport {
@@ -639,6 +653,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 report.remoteness_note = Some("none (a draw)");
             }
         }
+        Position::Partizan(_) => return Err(partizan_unsupported(position)),
         Position::Sum(_) => {
             let parts = position.parts();
             match play {
