@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """sprague's partizan values beside cgt-py's: a cross-check and a benchmark.
 
-    partizan_peer.py crosscheck SPRAGUE_EXAMPLE [--count N] [--seed S]
-    partizan_peer.py bench SPRAGUE_EXAMPLE [BOARD ...]
+    partizan_peer.py crosscheck SPRAGUE [--count N] [--seed S]
+    partizan_peer.py bench SPRAGUE [BOARD ...]
 
-SPRAGUE_EXAMPLE is the binary of `crates/sprague/examples/partizan_values.rs`. Run under the
+SPRAGUE is the `sprague` binary (the release build of crates/sprague-cli): positions go to
+`sprague value --batch`, one a line, exactly as a user would write them. Run under the
 Python that has cgt-py installed (scripts/partizan-crosscheck.sh and scripts/bench-partizan.sh
 set that up).
 
@@ -181,10 +182,14 @@ def peer_outcome(form):
 
 def run_sprague(example, lines):
     result = subprocess.run(
-        [example], input="\n".join(lines) + "\n", capture_output=True, text=True, check=False
+        [example, "value", "--batch"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if result.returncode != 0:
-        sys.exit(f"FAIL: sprague's example exited {result.returncode}: {result.stderr.strip()}")
+        sys.exit(f"FAIL: sprague value --batch exited {result.returncode}: {result.stderr.strip()}\n{result.stdout}")
     values = [json.loads(line) for line in result.stdout.splitlines()]
     if len(values) != len(lines):
         sys.exit(f"FAIL: sprague printed {len(values)} values for {len(lines)} lines")
@@ -277,7 +282,7 @@ def bench(example, boards):
         load = os.getloadavg()[0]
         out, pw, pc, pm = timed([sys.executable, "-c", code, board])
         peer = re.fullmatch(r"CanonicalForm\('(.*)'\)\n?", out).group(1)
-        out, sw, sc, sm = timed([example, f"domineering {board}"])
+        out, sw, sc, sm = timed([example, "value", f"domineering:{board}", "--json"])
         mine = json.loads(out)["canonical_form"]
         back = run_sprague(example, [f"cg {peer}"])[0]["canonical_form"]
         verdict = mine if back == mine else f"DIFFER: sprague {mine}, cgt-py {peer}"

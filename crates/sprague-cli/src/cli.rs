@@ -90,8 +90,14 @@ pub enum NimberOp {
 #[derive(Args, Debug)]
 pub struct PositionArgs {
     /// GAME POSITION... [+ GAME POSITION...]
-    #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+    #[arg(required_unless_present = "batch", num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
     pub words: Vec<String>,
+    /// Read positions from stdin, one a line (`nim 3 4 5`, `kayles 2 + nim 2`; quote a word
+    /// with spaces as a shell would), and print one JSON line each; a bad line prints
+    /// {"error", "line"} and the exit code is 2. Words given before are put in front of every
+    /// line (`sprague value nim --batch` reads heap sizes).
+    #[arg(long, conflicts_with = "position_file")]
+    pub batch: bool,
     /// Read more of the position from FILE (`-` for stdin), words separated by white
     /// space, appended after the ones on the command line: for positions too long for a
     /// command line, such as 10^5 heads of `corners`.
@@ -111,7 +117,7 @@ pub enum Command {
     /// Outcome, nim value and every winning move of a position; for partizan games, the
     /// canonical form, outcome class, mean, temperature and each player's winning moves.
     #[command(
-        after_help = "Partizan games (kind 'partizan' in 'sprague catalog') print their canonical form in CGSuite's\nnotation, the outcome class (L: Left wins whoever starts, R: Right does, N: the player to move\nwins, P: the player to move loses), mean and temperature (exact; a number's temperature is\nnegative, as in CGSuite), and the moves that win for Left moving first and for Right moving\nfirst. Impartial games may join a partizan sum: they count as their nimbers.\n\nExamples:\n  sprague value nim 3 4 5 --json\n  sprague value sub:1,3,4 2\n  sprague value kayles 5 + nim 3\n  sprague value nim 1 1 1 --misere\n  sprague value corners --position-file heads.txt\n  sprague value domineering:2x2\n  sprague value hackenbush BBR RG --json\n  sprague value cg '{0|{0|0}}'                prints ^, the canonical form\n  sprague value toads-frogs TT..FF + cg '*'"
+        after_help = "Partizan games (kind 'partizan' in 'sprague catalog') print their canonical form in CGSuite's\nnotation, the outcome class (L: Left wins whoever starts, R: Right does, N: the player to move\nwins, P: the player to move loses), mean and temperature (exact; a number's temperature is\nnegative, as in CGSuite), and the moves that win for Left moving first and for Right moving\nfirst. Impartial games may join a partizan sum: they count as their nimbers.\n\nExamples:\n  sprague value nim 3 4 5 --json\n  sprague value sub:1,3,4 2\n  sprague value kayles 5 + nim 3\n  sprague value nim 1 1 1 --misere\n  sprague value corners --position-file heads.txt\n  sprague value domineering:2x2\n  sprague value hackenbush BBR RG --json\n  sprague value cg '{0|{0|0}}'                prints ^, the canonical form\n  sprague value toads-frogs TT..FF + cg '*'\n  printf 'nim 3 4 5\\nkayles 2 + nim 2\\n' | sprague value --batch"
     )]
     Value(PositionArgs),
     /// Every option of a position with its outcome and value.

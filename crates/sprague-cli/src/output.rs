@@ -4,7 +4,7 @@ use crate::cli::NimberOp;
 use anyhow::Result;
 use serde::Serialize;
 use sprague::analysis::partizan::{PartizanReport, ThermographReport};
-use sprague::analysis::{MovesReport, ValueReport};
+use sprague::analysis::{Answer, MovesReport, ValueReport};
 use sprague::catalog::Entry;
 use sprague::erased::Position;
 use sprague::game::{Outcome, Play, SolveReport};
@@ -80,7 +80,14 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
     Ok(())
 }
 
-pub fn partizan_value(report: &PartizanReport, position: &Position, as_json: bool) -> Result<()> {
+pub fn answer(answer: &Answer, position: &Position, as_json: bool) -> Result<()> {
+    match answer {
+        Answer::Value(report) => value(report, position, as_json),
+        Answer::Partizan(report) => partizan_value(report, position, as_json),
+    }
+}
+
+fn partizan_value(report: &PartizanReport, position: &Position, as_json: bool) -> Result<()> {
     if as_json {
         return json(report);
     }

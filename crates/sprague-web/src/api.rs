@@ -33,6 +33,8 @@ pub(crate) fn routes(state: AppState) -> axum::Router {
         .route("/api/table", get(table))
         .route("/api/period", get(period))
         .route("/api/play", get(play))
+        .route("/api/thermograph", get(thermograph))
+        .route("/api/thermograph.svg", get(thermograph_svg))
         .route("/api/plot/table.svg", get(plot_table))
         .route("/api/plot/history.svg", get(plot_history))
         .fallback(|| async {
@@ -157,10 +159,35 @@ async fn value(State(state): State<AppState>, params: Params) -> Answer {
     let report = state
         .run(move || {
             let position = catalog.parse_position(&words)?;
-            Ok(sprague::analysis::value(&position, play)?)
+            Ok(sprague::analysis::answer(&position, play)?)
         })
         .await?;
     json(&report)
+}
+
+/// The thermograph of the request's position.
+async fn thermograph_of(
+    state: &AppState,
+    params: &Params,
+) -> Result<sprague::analysis::partizan::ThermographReport, ApiError> {
+    let words = words(params, &state.limits)?;
+    let catalog = state.catalog.clone();
+    state
+        .run(move || {
+            let position = catalog.parse_position(&words)?;
+            Ok(sprague::analysis::partizan::thermograph(&position)?)
+        })
+        .await
+}
+
+/// `GET /api/thermograph?game=G&position=P`: the CLI's `thermograph --json`.
+async fn thermograph(State(state): State<AppState>, params: Params) -> Answer {
+    json(&thermograph_of(&state, &params).await?)
+}
+
+/// `GET /api/thermograph.svg?game=G&position=P`: the thermograph drawn, as the CLI's `--svg`.
+async fn thermograph_svg(State(state): State<AppState>, params: Params) -> Answer {
+    svg(thermograph_of(&state, &params).await?.svg)
 }
 
 async fn moves(State(state): State<AppState>, params: Params) -> Answer {

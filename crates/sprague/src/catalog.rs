@@ -1032,7 +1032,7 @@ pub static ENTRIES: &[Entry] = &[
         params: "",
         position: "a value in CGSuite's notation, one argument: 0, *, *3, 1/2, -3/4, ^, v, ^*, ^2, v3*, ±1 (or +-1), {1|-1}, {2|1||0}, {0,*|0}, with + and - between terms",
         summary: "a short partizan game written as its value: its canonical form, summable with any partizan or impartial game; moves read to V (an option's canonical form)",
-        example: "cg '{2|1||0} + ^'",
+        example: "cg '{2|1||0}+^'",
         examples: &["cg '{0|{0|0}}'"],
         kind: Kind::Partizan,
         layout: Shape::Text,

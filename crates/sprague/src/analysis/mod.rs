@@ -691,6 +691,35 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
     Ok(report)
 }
 
+/// What `sprague value` reports on any position: [`value`]'s report, or for a partizan
+/// position [`partizan::value`]'s. Serialises as the report itself.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// An impartial sum, a board or a scored game.
+    Value(ValueReport),
+    /// A partizan sum.
+    Partizan(partizan::PartizanReport),
+}
+
+/// The report of `sprague value` on `position`: [`partizan::value`] for partizan sums (in
+/// normal play only), else [`value`].
+///
+/// # Errors
+/// As for those; [`Error::Unsupported`] for misère play of a partizan sum.
+pub fn answer(position: &Position, play: Play) -> Result<Answer> {
+    if !position.is_partizan() {
+        return Ok(Answer::Value(value(position, play)?));
+    }
+    if play == Play::Misere {
+        return Err(Error::Unsupported(format!(
+            "{} is partizan: misère play of partizan games is not supported",
+            position.game()
+        )));
+    }
+    Ok(Answer::Partizan(partizan::value(position)?))
+}
+
 /// Every option of `position` with its outcome and value.
 ///
 /// # Errors
