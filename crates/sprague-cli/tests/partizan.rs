@@ -117,3 +117,28 @@ fn partizan_bad_input_exits_2() {
     assert_bad_input(&["value", "toads-frogs", "TXF"], "unexpected 'X'");
     assert_bad_input(&["value", "col", "3:0-5"], "not a vertex");
 }
+
+#[test]
+fn hackenbush_graphs_come_from_a_file() {
+    // The module's example file: a blue stalk of two edges with a red and a green edge side by
+    // side on top (not a stalk, so it prints as an edge list).
+    let dir = std::env::temp_dir().join(format!("sprague-hackenbush-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("graph.txt");
+    std::fs::write(&file, "ground 0\n0 1 B\n1 2 B\n2 3 R\n2 3 G\n").unwrap();
+    let v = sprague_json(&[
+        "value",
+        "hackenbush",
+        "--position-file",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["position"], "0-1:B,1-2:B,2-3:R,2-3:G");
+    // The edge list it prints reads back.
+    let back = sprague_json(&["value", "hackenbush", "0-1:B,1-2:B,2-3:R,2-3:G", "--json"]);
+    assert_eq!(back["canonical_form"], v["canonical_form"]);
+    assert_bad_input(
+        &["value", "hackenbush", "0", "1", "B", "1", "2"],
+        "expected 'u v C'",
+    );
+}

@@ -365,8 +365,9 @@ impl Partizan for Hackenbush {
 }
 
 impl Notation for Hackenbush {
-    /// Stalks (`BBR RG`), `0` for no edges, or a graph's edges `u-v:C,...` grounded at 0 (what
-    /// positions that are not stalks print as).
+    /// Stalks (`BBR RG`), `0` for no edges, a graph's edges `u-v:C,...` grounded at 0 (what
+    /// positions that are not stalks print as), or the words of a graph file (`ground 0 0 1 B
+    /// 1 2 R`, comments removed).
     fn parse_position(&self, words: &[&str]) -> Result<Position, ParseError> {
         let parsed = match words {
             [] | ["0"] => Position::stalks::<&str>(&[]),
@@ -377,6 +378,16 @@ impl Notation for Hackenbush {
                     .map(|e| e.replace(['-', ':'], " "))
                     .collect();
                 Position::graph(&lines.join("\n"))
+            }
+            // A graph file's words (`sprague value hackenbush --position-file FILE`): an
+            // optional `ground V`, then `u v C` triples.
+            [first, ..] if *first == "ground" || first.parse::<u32>().is_ok() => {
+                let (ground, edges) = match words {
+                    ["ground", v, rest @ ..] => (format!("ground {v}\n"), rest),
+                    _ => (String::new(), words),
+                };
+                let lines: Vec<String> = edges.chunks(3).map(|e| e.join(" ")).collect();
+                Position::graph(&format!("{ground}{}", lines.join("\n")))
             }
             stalks => Position::stalks(stalks),
         };
