@@ -19,6 +19,7 @@
 //! # Ok::<(), sprague::Error>(())
 //! ```
 
+use crate::erased::Ruleset;
 use crate::erased::{parse_sum, DynGame, EvaluatedGame, ImpartialGame, PartizanGame, Position};
 use crate::error::{Error, Result};
 use crate::game::{Evaluated, Impartial, Notation};
@@ -29,7 +30,6 @@ use crate::games::{
 };
 use crate::games::{queues, quixo, strips, subtraction, tartan, teeko, wythoff};
 use crate::heap::{Code, HeapGame, HeapRules, HeapValues};
-use crate::partizan::Partizan;
 use crate::solve::store::{FileStore, Store};
 use serde::Serialize;
 use std::sync::Arc;
@@ -251,11 +251,7 @@ where
     Arc::new(EvaluatedGame::new(spec, game))
 }
 
-fn partizan<G>(spec: impl Into<String>, game: G, start: Option<G::Position>) -> GameRef
-where
-    G: Partizan + Notation + Send + Sync + 'static,
-    G::Position: Send + Sync + 'static,
-{
+fn partizan<G: Ruleset>(spec: impl Into<String>, game: G, start: Option<G::Position>) -> GameRef {
     Arc::new(PartizanGame::with_start(spec, game, start))
 }
 

@@ -19,7 +19,7 @@ mod sum;
 
 pub use evaluated::EvaluatedGame;
 pub use impartial::ImpartialGame;
-pub use partizan::PartizanGame;
+pub use partizan::{PartizanGame, Ruleset};
 pub use sum::SumGame;
 
 use crate::error::{Error, Result};

@@ -4,10 +4,21 @@
 
 use super::{Component, ComponentDyn, DynGame, Parsed, Segment};
 use crate::error::{Error, Result};
-use crate::game::{Layout, NimValue, Notation};
+use crate::game::{Game, Layout, NimValue, Notation};
 use crate::partizan::{Canonical, Memory, Partizan, SharedArena, Side, Solver};
 use serde_json::Value as Json;
 use std::sync::{Arc, Mutex};
+
+/// What the adapter needs of a ruleset: its rules and notation, shareable between threads.
+pub trait Ruleset:
+    Partizan + Notation + Game<Position: Send + Sync + 'static> + Send + Sync + 'static
+{
+}
+
+impl<G> Ruleset for G where
+    G: Partizan + Notation + Game<Position: Send + Sync + 'static> + Send + Sync + 'static
+{
+}
 
 struct Shared<G: Partizan> {
     spec: String,
@@ -25,8 +36,7 @@ pub struct PartizanGame<G: Partizan> {
 
 impl<G> PartizanGame<G>
 where
-    G: Partizan + Notation + Send + Sync + 'static,
-    G::Position: Send + Sync + 'static,
+    G: Ruleset,
 {
     /// The ruleset `game`, named `spec`.
     pub fn new(spec: impl Into<String>, game: G) -> Self {
@@ -48,8 +58,7 @@ where
 
 impl<G> DynGame for PartizanGame<G>
 where
-    G: Partizan + Notation + Send + Sync + 'static,
-    G::Position: Send + Sync + 'static,
+    G: Ruleset,
 {
     fn spec(&self) -> &str {
         &self.shared.spec
@@ -74,8 +83,7 @@ where
 
 fn component<G>(shared: &Arc<Shared<G>>, position: G::Position) -> Component
 where
-    G: Partizan + Notation + Send + Sync + 'static,
-    G::Position: Send + Sync + 'static,
+    G: Ruleset,
 {
     Component(Arc::new(Typed {
         shared: shared.clone(),
@@ -90,8 +98,7 @@ struct Typed<G: Partizan> {
 
 impl<G> ComponentDyn for Typed<G>
 where
-    G: Partizan + Notation + Send + Sync + 'static,
-    G::Position: Send + Sync + 'static,
+    G: Ruleset,
 {
     fn spec(&self) -> &str {
         &self.shared.spec
