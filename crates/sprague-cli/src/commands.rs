@@ -119,8 +119,8 @@ pub fn run(cli: Cli) -> Result<()> {
                 return Err(bad("--batch is for 'value'; 'moves' takes one position"));
             }
             let position = position(&catalog, &args)?;
-            let report = sprague::analysis::moves(&position, play(args.misere))?;
-            output::moves(&report, &position, args.json)
+            let answer = sprague::analysis::moves_answer(&position, play(args.misere))?;
+            output::moves_answer(&answer, &position, args.json)
         }
         Command::Table {
             game,

@@ -3,8 +3,8 @@
 use crate::cli::NimberOp;
 use anyhow::Result;
 use serde::Serialize;
-use sprague::analysis::partizan::{PartizanReport, ThermographReport};
-use sprague::analysis::{Answer, MovesReport, ValueReport};
+use sprague::analysis::partizan::{PartizanMoves, PartizanReport, ThermographReport};
+use sprague::analysis::{Answer, MovesAnswer, MovesReport, ValueReport};
 use sprague::catalog::Entry;
 use sprague::erased::Position;
 use sprague::game::{Outcome, Play, SolveReport};
@@ -188,7 +188,48 @@ pub fn thermograph(
     Ok(())
 }
 
-pub fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result<()> {
+pub fn moves_answer(answer: &MovesAnswer, position: &Position, as_json: bool) -> Result<()> {
+    match answer {
+        MovesAnswer::Moves(report) => moves(report, position, as_json),
+        MovesAnswer::Partizan(report) => partizan_moves(report, position, as_json),
+    }
+}
+
+fn partizan_moves(report: &PartizanMoves, position: &Position, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    writeln!(out, "position: {position}")?;
+    for (who, moves) in [("Left", &report.left_moves), ("Right", &report.right_moves)] {
+        if moves.is_empty() {
+            writeln!(out, "{who}: no moves")?;
+            continue;
+        }
+        writeln!(
+            out,
+            "{who}'s moves (value after the move; * marks a win for {who} moving first):"
+        )?;
+        let width = moves.iter().map(|m| m.text.len()).max().unwrap_or(0);
+        let form = moves
+            .iter()
+            .map(|m| m.canonical_form.len())
+            .max()
+            .unwrap_or(0);
+        for m in moves {
+            let mark = if m.wins { '*' } else { ' ' };
+            writeln!(
+                out,
+                "  {mark} {:width$}  {:form$}  => {}",
+                m.text, m.canonical_form, m.display
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result<()> {
     if as_json {
         return json(report);
     }

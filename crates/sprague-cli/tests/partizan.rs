@@ -110,7 +110,7 @@ fn partizan_bad_input_exits_2() {
     assert_bad_input(&["value", "cg", "{1|"], "unclosed");
     assert_bad_input(&["value", "domineering:20x20"], "at most 128");
     assert_bad_input(&["value", "domineering:2x2", "--misere"], "misère");
-    assert_bad_input(&["moves", "domineering:2x2"], "partizan");
+    assert_bad_input(&["play", "domineering:2x2"], "partizan");
     assert_bad_input(&["value", "mnk:3,3,3", "+", "cg", "1"], "cannot be summed");
     assert_bad_input(&["compare", "cg", "1"], "'--'");
     assert_bad_input(&["thermograph", "mnk:3,3,3"], "no canonical form");
@@ -141,4 +141,24 @@ fn hackenbush_graphs_come_from_a_file() {
         &["value", "hackenbush", "0", "1", "B", "1", "2"],
         "expected 'u v C'",
     );
+}
+
+#[test]
+fn moves_lists_both_players_options_with_their_values() {
+    // Domineering 2×3 (2 rows): Left's vertical domino in the middle column leaves two
+    // vertical 2×1 strips, each worth 1 to Left (Winning Ways ch. 1), so 2; each of Right's
+    // four moves leaves -1/2.
+    let v = sprague_json(&["moves", "domineering:2x3", "--json"]);
+    let left = v["left_moves"].as_array().unwrap();
+    assert_eq!(left.len(), 3);
+    assert_eq!(left[1]["move"], "(1,2)-(2,2)");
+    assert_eq!(left[1]["canonical_form"], "2");
+    assert_eq!(left[1]["wins"], true);
+    assert_eq!(left[0]["canonical_form"], "±1");
+    assert_eq!(left[0]["wins"], false);
+    let right = v["right_moves"].as_array().unwrap();
+    assert_eq!(right.len(), 4);
+    assert!(right
+        .iter()
+        .all(|m| m["canonical_form"] == "-1/2" && m["wins"] == true));
 }

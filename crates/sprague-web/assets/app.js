@@ -107,7 +107,8 @@ async function explore() {
   explored.selected = null;
   if (isPartizan(params)) {
     try {
-      renderPartizan(await api("value", params), params);
+      const [report, moves] = await Promise.all([api("value", params), api("moves", params)]);
+      renderPartizan(report, moves, params);
       showError("explore-error", null);
     } catch (error) {
       $("explore-result").hidden = true;
@@ -177,8 +178,14 @@ const classWords = {
 };
 
 /** A partizan position: canonical form, outcome class, mean, temperature, the thermograph,
- * and each player's winning moves. */
-function renderPartizan(report, params) {
+ * and each player's moves with the value after them (green: wins for the mover). */
+/** Names the third column of the moves table. */
+function thirdColumn(name) {
+  $("explore-moves").querySelectorAll("th")[2].textContent = name;
+}
+
+function renderPartizan(report, moves, params) {
+  thirdColumn("value after");
   const summary = $("explore-summary");
   summary.replaceChildren(
     element("span", { class: `badge ${report.outcome === "P" ? "P" : "N"}`, text: report.outcome }),
@@ -193,21 +200,21 @@ function renderPartizan(report, params) {
   );
   const body = $("explore-moves").querySelector("tbody");
   body.replaceChildren();
-  for (const [who, moves] of [["Left", report.left_winning_moves], ["Right", report.right_winning_moves]]) {
-    for (const m of moves) {
+  for (const [who, list] of [["Left", moves.left_moves], ["Right", moves.right_moves]]) {
+    for (const m of list) {
       const target = partizanTarget(report, m);
       const row = element("tr", { title: "explore this position", onclick: () => goTo(target) }, [
         element("td", { text: `${who}: ${m.move}` }),
-        element("td", { text: `wins for ${who} moving first` }),
-        element("td", { text: "–" }),
+        element("td", { text: m.wins ? `wins for ${who}` : `loses for ${who}` }),
+        element("td", { text: m.canonical_form }),
         element("td", { text: "–" }),
         element("td", { text: `${target.game} ${target.next}` }),
       ]);
-      shade(row, "win", 0, 0);
+      shade(row, m.wins ? "win" : "lose", 0, 0);
       body.append(row);
     }
-    if (moves.length === 0) {
-      body.append(element("tr", {}, [element("td", { colspan: "5", text: `${who} moving first has no winning move` })]));
+    if (list.length === 0) {
+      body.append(element("tr", {}, [element("td", { colspan: "5", text: `${who} has no move` })]));
     }
   }
   setJsonLinks(params);
@@ -237,6 +244,7 @@ function renderSummary(state) {
 }
 
 function renderValueOnly(report, params, why) {
+  thirdColumn("nim value");
   renderSummary(report);
   $("explore-visual").replaceChildren(element("p", { class: "hint", text: `Only the winning moves are listed: ${why}.` }));
   const body = $("explore-moves").querySelector("tbody");
@@ -263,6 +271,7 @@ function setJsonLinks(params) {
 }
 
 function renderExplore(state, params) {
+  thirdColumn("nim value");
   explored.state = state;
   explored.params = params;
   renderSummary(state);

@@ -197,7 +197,7 @@ async fn moves(State(state): State<AppState>, params: Params) -> Answer {
     let report = state
         .run(move || {
             let position = catalog.parse_position(&words)?;
-            Ok(sprague::analysis::moves(&position, play)?)
+            Ok(sprague::analysis::moves_answer(&position, play)?)
         })
         .await?;
     json(&report)

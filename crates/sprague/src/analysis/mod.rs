@@ -260,7 +260,7 @@ fn rate_with(
 /// Partizan sums have no player to move: they are valued by [`partizan::value`].
 fn partizan_unsupported(position: &Position) -> Error {
     Error::Unsupported(format!(
-        "{} is partizan: each player has moves of their own; ask for its value (canonical form and both players' winning moves), a comparison or a thermograph",
+        "{} is partizan: each player has moves of their own; ask for its value, moves, a comparison or a thermograph (play is for impartial and board games)",
         position.game()
     ))
 }
@@ -711,13 +711,43 @@ pub fn answer(position: &Position, play: Play) -> Result<Answer> {
     if !position.is_partizan() {
         return Ok(Answer::Value(value(position, play)?));
     }
+    check_partizan_play(position, play)?;
+    Ok(Answer::Partizan(partizan::value(position)?))
+}
+
+/// What `sprague moves` reports on any position: [`moves`]'s report, or for a partizan
+/// position [`partizan::moves`]'s.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum MovesAnswer {
+    /// An impartial sum, a board or a scored game.
+    Moves(MovesReport),
+    /// A partizan sum: each player's moves.
+    Partizan(partizan::PartizanMoves),
+}
+
+/// The report of `sprague moves` on `position`: [`partizan::moves`] for partizan sums (in
+/// normal play only), else [`moves`].
+///
+/// # Errors
+/// As for those; [`Error::Unsupported`] for misère play of a partizan sum.
+pub fn moves_answer(position: &Position, play: Play) -> Result<MovesAnswer> {
+    if !position.is_partizan() {
+        return Ok(MovesAnswer::Moves(moves(position, play)?));
+    }
+    check_partizan_play(position, play)?;
+    Ok(MovesAnswer::Partizan(partizan::moves(position)?))
+}
+
+/// Misère play of partizan sums is not supported.
+fn check_partizan_play(position: &Position, play: Play) -> Result<()> {
     if play == Play::Misere {
         return Err(Error::Unsupported(format!(
             "{} is partizan: misère play of partizan games is not supported",
             position.game()
         )));
     }
-    Ok(Answer::Partizan(partizan::value(position)?))
+    Ok(())
 }
 
 /// Every option of `position` with its outcome and value.

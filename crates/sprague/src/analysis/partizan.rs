@@ -57,9 +57,9 @@ impl Valued {
         })
     }
 
-    /// The moves of `side` that win when `side` starts.
-    fn winning_moves(&self, side: Side) -> Result<Vec<MoveReport>> {
-        let mut winning = Vec::new();
+    /// The moves of `side` (only those that win when `side` starts, if `only_winning`).
+    fn options(&self, side: Side, only_winning: bool) -> Result<Vec<PartizanOption>> {
+        let mut options = Vec::new();
         let zero = Canonical::zero();
         for (i, component) in self.components.iter().enumerate() {
             let rest = &self.total - &self.values[i];
@@ -71,20 +71,38 @@ impl Valued {
                         | (Side::Left, Relation::Greater)
                         | (Side::Right, Relation::Less)
                 );
-                if wins {
-                    let mut components = self.components.clone();
-                    components[i] = option;
-                    let position = Position::Partizan(components);
-                    winning.push(MoveReport {
-                        text,
-                        position: position.to_json(),
-                        component: (self.components.len() > 1).then_some(i),
-                        display: position.to_string(),
-                    });
+                if only_winning && !wins {
+                    continue;
                 }
+                let mut components = self.components.clone();
+                components[i] = option;
+                let position = Position::Partizan(components);
+                options.push(PartizanOption {
+                    text,
+                    position: position.to_json(),
+                    component: (self.components.len() > 1).then_some(i),
+                    display: position.to_string(),
+                    canonical_form: after.to_string(),
+                    outcome: after.outcome(),
+                    wins,
+                });
             }
         }
-        Ok(winning)
+        Ok(options)
+    }
+
+    /// The moves of `side` that win when `side` starts.
+    fn winning_moves(&self, side: Side) -> Result<Vec<MoveReport>> {
+        Ok(self
+            .options(side, true)?
+            .into_iter()
+            .map(|o| MoveReport {
+                text: o.text,
+                position: o.position,
+                component: o.component,
+                display: o.display,
+            })
+            .collect())
     }
 }
 
@@ -107,6 +125,58 @@ pub fn value(position: &Position) -> Result<PartizanReport> {
         temperature: total.temperature().to_string(),
         left_winning_moves: valued.winning_moves(Side::Left)?,
         right_winning_moves: valued.winning_moves(Side::Right)?,
+    })
+}
+
+/// An option of a partizan position, as `sprague moves` reports it.
+#[derive(Clone, Debug, Serialize)]
+pub struct PartizanOption {
+    /// The move's text.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The position after the move.
+    pub position: Json,
+    /// Which summand moved, for sums.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub component: Option<usize>,
+    /// The position after the move, as command-line text.
+    #[serde(skip)]
+    pub display: String,
+    /// The canonical form after the move.
+    pub canonical_form: String,
+    /// Its outcome class.
+    pub outcome: Outcome,
+    /// Whether the move wins for the player who makes it (the result is ≥ 0 for Left, ≤ 0 for
+    /// Right).
+    pub wins: bool,
+}
+
+/// The answer to `sprague moves` on a partizan position.
+#[derive(Clone, Debug, Serialize)]
+pub struct PartizanMoves {
+    /// The game spec(s).
+    pub game: String,
+    /// The position.
+    pub position: Json,
+    /// Every move of Left.
+    pub left_moves: Vec<PartizanOption>,
+    /// Every move of Right.
+    pub right_moves: Vec<PartizanOption>,
+}
+
+/// Every move of each player from a partizan position, with the canonical form after it.
+///
+/// # Errors
+/// As for [`value`].
+pub fn moves(position: &Position) -> Result<PartizanMoves> {
+    let valued = Valued::of(position)?;
+    let [left_moves, right_moves] =
+        [Side::Left, Side::Right].map(|side| valued.options(side, false));
+    Ok(PartizanMoves {
+        game: position.game(),
+        position: position.to_json(),
+        left_moves: left_moves?,
+        right_moves: right_moves?,
     })
 }
 
