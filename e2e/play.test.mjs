@@ -114,6 +114,31 @@ test("explore colours the moves and sequences plots a certified period", async (
   assert.match(csv, /format=csv/);
 });
 
+test("exploring a misère sum of heaps shows the game's misère quotient", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`${server.url}#explore`);
+  await page.waitForSelector("#explore-moves tbody tr");
+  await page.fill("#explore-game", "0.75");
+  await page.fill("#explore-position", "5 7");
+  await page.check("#explore-misere");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForSelector("#explore-quotient table.quotient-table");
+  const text = await page.locator("#explore-quotient").textContent();
+  assert.match(text, /order 8, presentation <a, b, c \| a\^2 = 1, b\^3 = b, bc = ab, c\^2 = b\^2>/);
+  assert.match(text, /P-portion \{a, b\^2\}/);
+  assert.match(text, /5 → c, 7 → c; together b\^2, in the P-portion/);
+  // 8 × 8 products, those in the P-portion marked
+  assert.equal(await page.locator("#explore-quotient td").count(), 64);
+  assert.ok((await page.locator("#explore-quotient td.p-element").count()) > 0);
+  // normal play shows no quotient
+  await page.uncheck("#explore-misere");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-quotient").hidden);
+  assert.deepEqual(errors, []);
+});
+
 test("every view fits a phone-sized window without sideways scrolling", async () => {
   const page = await browser.context.newPage();
   await page.setViewportSize({ width: 375, height: 812 });

@@ -14,8 +14,34 @@ Examples:
   sprague period kayles                   a certified period
   sprague value domineering:2x2           a partizan game: canonical form (±1), both players' moves
   sprague compare cg '^' -- cg '*'        how two games compare (||: confused)
+  sprague genus kayles --to 12            misère genus symbols of single heaps
+  sprague quotient 0.75                   the misère quotient of a heap game
 
 Exit codes: 0 success, 2 bad input, 1 anything else. Results go to stdout, diagnostics to stderr.";
+
+const GENUS_HELP: &str = "\
+The genus g^{γ0γ1…} of a position (Winning Ways, chapter 13): g is its normal-play nim value
+and γk the misère Grundy value of the position plus k nim-heaps of size 2, written until the
+sequence settles into alternation. A heap is tame when it and every heap it reaches have the
+genus of a Nim position (0^{120}, 1^{031}, or g^{g,g⊕2}); sums of tame heaps then play misère
+like Nim. The others are wild.
+
+Examples:
+  sprague genus kayles --to 12              heap 5 is 4^{146}, the first wild heap
+  sprague genus 0.75 --to 20 --json";
+
+const QUOTIENT_HELP: &str = "\
+The misère quotient of the sums of heaps 0..N (Plambeck and Siegel): the commutative monoid
+whose elements are the classes of sums that behave alike in every misère sum, with its
+P-portion (the elements of losing sums). Every misère sum of heaps is valued from it without
+search: `sprague value GAME H1 H2 ... --misere` uses it. A quotient that outgrows --max-order
+is reported as infinite (exit 0), with the heap where it stopped.
+
+Examples:
+  sprague quotient 0.75                     order 8, proven for every heap at heap 22
+  sprague quotient kayles --json            order 40, proven at heap 168
+  sprague quotient dawson --max-heap 20     the quotient of heaps 0..20 only
+  sprague quotient 4.7 --max-order 200      stops (infinite) when it passes 200 elements";
 
 /// Exact solver for two-player combinatorial games: nim values, outcomes, winning moves.
 #[derive(Parser, Debug)]
@@ -159,6 +185,41 @@ pub enum Command {
             allow_negative_numbers = true
         )]
         max: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Conway's genus g^{γ0γ1…} of single heaps 0..=N of a heap game, each tame or wild.
+    #[command(after_help = GENUS_HELP)]
+    Genus {
+        /// The heap game, e.g. kayles, dawson, 0.75, 4.7.
+        game: String,
+        /// The largest heap.
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        to: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The misère quotient of a heap game (Plambeck and Siegel): its order, presentation,
+    /// P-portion, the element of each heap and the multiplication table.
+    #[command(after_help = QUOTIENT_HELP)]
+    Quotient {
+        /// The heap game, e.g. kayles, dawson, 0.75, 4.7.
+        game: String,
+        /// The quotient of heaps 0..=N. Without it, heaps are added until the periodicity
+        /// theorem proves the quotient for every heap, at most 300 of them.
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        max_heap: Option<String>,
+        /// Stop when the quotient has more than N elements (2 to 16384); it is then reported as
+        /// infinite.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "4096",
+            allow_negative_numbers = true
+        )]
+        max_order: String,
         /// Print JSON.
         #[arg(long)]
         json: bool,

@@ -10,6 +10,7 @@ use sprague::game::notation::parse_u64;
 use sprague::game::Play;
 use sprague::heap::PeriodSearch;
 use sprague::nimber::Nimber;
+use sprague::quotient::{GenusTable, Quotient, QuotientOptions};
 use sprague::solve::store::{Disk, FileStore};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -76,6 +77,9 @@ fn play(misere: bool) -> Play {
 fn number(text: &str, what: &str) -> Result<u64> {
     parse_u64(text, what).map_err(bad)
 }
+
+/// The largest `--max-order`: its table takes 4·N² bytes (1 GiB).
+const MAX_ORDER: u64 = 1 << 14;
 
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
@@ -177,6 +181,44 @@ pub fn run(cli: Cli) -> Result<()> {
             let (name, heap) = catalog.heap_game(&game)?;
             let search: PeriodSearch = heap.period(max, &Bar::new())?;
             output::period(&name, &search, json)
+        }
+        Command::Genus { game, to, json } => {
+            let to = number(&to, "--to")?;
+            let (name, rules) = catalog.heap_rules(&game)?;
+            let table = GenusTable::compute(
+                rules.as_ref(),
+                to,
+                sprague::quotient::genus::DEFAULT_POSITION_LIMIT,
+                &Bar::new(),
+            )?;
+            output::genus(&table.report(&name), json)
+        }
+        Command::Quotient {
+            game,
+            max_heap,
+            max_order,
+            json,
+        } => {
+            let max_order = match number(&max_order, "--max-order")? {
+                n @ 2..=MAX_ORDER => n as usize,
+                n => {
+                    return Err(bad(format!(
+                        "--max-order takes 2 to {MAX_ORDER} (a table of N^2 entries), got {n}"
+                    )))
+                }
+            };
+            let options = QuotientOptions {
+                max_order,
+                ..QuotientOptions::default()
+            };
+            let max_heap = match max_heap {
+                Some(n) => Some(number(&n, "--max-heap")?),
+                None => None,
+            };
+            let (name, rules) = catalog.heap_rules(&game)?;
+            let (search, max_heap) =
+                Quotient::compute_for(rules.as_ref(), max_heap, &options, &Bar::new())?;
+            output::quotient(&name, &search, max_heap, json)
         }
         Command::Solve {
             words,

@@ -11,6 +11,7 @@ use sprague::game::{Outcome, Play, SolveReport};
 use sprague::heap::{PeriodReport, PeriodSearch, Table, TableReport};
 use sprague::nimber::Nimber;
 use sprague::partizan::{Outcome as PartizanOutcome, Relation};
+use sprague::quotient::{GenusReport, Quotient, QuotientReport, Search};
 use sprague::solve::GraphReport;
 use std::io::{self, BufWriter, Write};
 
@@ -44,6 +45,9 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
         writeln!(out, "play:       misère (the player unable to move wins)")?;
     }
     writeln!(out, "outcome:    {}", outcome_words(report.outcome))?;
+    if let Some(note) = &report.misere_note {
+        writeln!(out, "method:     {note}")?;
+    }
     match (&report.nim_value, &report.loopy_value) {
         (Some(g), _) => writeln!(out, "nim value:  {g}")?,
         (None, Some(loopy)) => writeln!(out, "nim value:  {loopy}")?,
@@ -315,6 +319,220 @@ pub fn period(game: &str, search: &PeriodSearch, as_json: bool) -> Result<()> {
         )?,
     }
     out.flush()?;
+    Ok(())
+}
+
+pub fn genus(report: &GenusReport, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    let last = report.heaps.last().map_or(0, |h| h.heap);
+    writeln!(out, "{}: genus of heaps 0..={last}", report.game)?;
+    writeln!(
+        out,
+        "g^{{γ0γ1…}}: g the normal-play nim value, γk the misère Grundy value with k nim-heaps of 2 added"
+    )?;
+    writeln!(out)?;
+    let genus_width = report
+        .heaps
+        .iter()
+        .map(|h| h.genus.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let misere: Vec<String> = report
+        .heaps
+        .iter()
+        .map(|h| {
+            let values: Vec<String> = h.misere.iter().map(u64::to_string).collect();
+            values.join(" ")
+        })
+        .collect();
+    let misere_width = misere.iter().map(String::len).max().unwrap_or(0).max(10);
+    let heap_width = last.to_string().len().max(4);
+    writeln!(
+        out,
+        "{:>heap_width$}  {:genus_width$}  {:>6}  {:misere_width$}  tame/wild",
+        "heap", "genus", "normal", "γ0 γ1 …"
+    )?;
+    for (h, values) in report.heaps.iter().zip(&misere) {
+        // pad by characters: the superscript braces are ASCII, the digits too
+        writeln!(
+            out,
+            "{:>heap_width$}  {:genus_width$}  {:>6}  {values:misere_width$}  {}",
+            h.heap,
+            h.genus,
+            h.normal,
+            if h.tame { "tame" } else { "wild" }
+        )?;
+    }
+    let wild: Vec<String> = report
+        .heaps
+        .iter()
+        .filter(|h| !h.tame)
+        .map(|h| h.heap.to_string())
+        .collect();
+    writeln!(out)?;
+    if wild.is_empty() {
+        writeln!(
+            out,
+            "every heap is tame: misère sums of these heaps play like Nim (the genus of a sum is that of the Nim position with the same values)"
+        )?;
+    } else {
+        const SHOWN: usize = 20;
+        let more = if wild.len() > SHOWN {
+            format!(", … ({} in all)", wild.len())
+        } else {
+            String::new()
+        };
+        let listed = wild.iter().take(SHOWN).cloned().collect::<Vec<_>>();
+        writeln!(
+            out,
+            "wild heaps: {}{more}; sums of tame heaps alone play like Nim",
+            listed.join(", ")
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The largest quotient whose multiplication table is printed as text.
+const PRINTED_TABLE: usize = 32;
+
+/// The largest quotient whose elements are listed one a line.
+const LISTED_ELEMENTS: usize = 64;
+
+pub fn quotient(game: &str, search: &Search, max_heap: u64, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(&QuotientReport::of(search, game, max_heap));
+    }
+    let mut out = stdout();
+    let q = match search {
+        Search::Finite(q) => q,
+        Search::Runaway { runaway, below } => {
+            writeln!(
+                out,
+                "{game}: the misère quotient is infinite as far as it was followed: it ran away {runaway}."
+            )?;
+            writeln!(
+                out,
+                "The heaps below {} have a quotient of order {}; raise --max-order to follow it further.",
+                runaway.heap,
+                below.order()
+            )?;
+            out.flush()?;
+            return Ok(());
+        }
+    };
+    let words = &q.presentation().words;
+    let order = q.order();
+    writeln!(out, "game:          {game}")?;
+    writeln!(out, "heaps:         0..={}", q.max_heap())?;
+    writeln!(out, "order:         {order}")?;
+    writeln!(out, "presentation:  {}", q.presentation())?;
+    let p: Vec<&str> = q
+        .p_portion()
+        .iter()
+        .map(|&x| words[x as usize].as_str())
+        .collect();
+    if p.is_empty() {
+        writeln!(
+            out,
+            "P-portion:     none: every sum of these heaps is a misère N-position"
+        )?;
+    } else {
+        writeln!(
+            out,
+            "P-portion:     {} ({} of {order} elements: sums with these images are misère P-positions)",
+            p.join(", "),
+            p.len()
+        )?;
+    }
+    match q.period() {
+        Some(period) => writeln!(
+            out,
+            "periodicity:   proven for every heap: heap n + {} has the element of heap n from n = {} (the periodicity theorem needs heaps to {})",
+            period.period, period.preperiod, period.certified_at
+        )?,
+        None => writeln!(
+            out,
+            "periodicity:   not proven: this is the quotient of heaps 0..={} only (larger heaps may change it)",
+            q.max_heap()
+        )?,
+    }
+    writeln!(out)?;
+    writeln!(out, "heap → element (as normal forms in the generators):")?;
+    heap_map(&mut out, q)?;
+    writeln!(out)?;
+    if order <= LISTED_ELEMENTS {
+        writeln!(out, "elements (P: in the P-portion):")?;
+        let width = order.to_string().len();
+        let word_width = words.iter().map(String::len).max().unwrap_or(1);
+        for (x, word) in words.iter().enumerate() {
+            if q.is_p(x as u32) {
+                writeln!(out, "  {x:>width$}  {word:word_width$}  P")?;
+            } else {
+                writeln!(out, "  {x:>width$}  {word}")?;
+            }
+        }
+    } else {
+        writeln!(
+            out,
+            "elements: {order}, too many to list here; --json gives their normal forms as \"words\""
+        )?;
+    }
+    writeln!(out)?;
+    if order <= PRINTED_TABLE {
+        writeln!(out, "multiplication table (elements by number, as listed):")?;
+        let width = (order - 1).to_string().len();
+        write!(out, "{:>width$} ", "")?;
+        for b in 0..order {
+            write!(out, " {b:>width$}")?;
+        }
+        writeln!(out)?;
+        for a in 0..order as u32 {
+            write!(out, "{a:>width$}:")?;
+            for b in 0..order as u32 {
+                write!(out, " {:>width$}", q.multiply(a, b))?;
+            }
+            writeln!(out)?;
+        }
+    } else {
+        writeln!(
+            out,
+            "multiplication table: {order} × {order}, too large to print here; --json gives it as \"multiply\""
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Each heap's element as its normal form, several heaps a line.
+fn heap_map(out: &mut impl Write, q: &Quotient) -> Result<()> {
+    let words = &q.presentation().words;
+    let heaps = q.heaps();
+    let label = (heaps.len() - 1).to_string().len();
+    let width = heaps
+        .iter()
+        .map(|&x| words[x as usize].len())
+        .max()
+        .unwrap_or(1);
+    let per_line = (72 / (label + width + 4)).max(1);
+    for (row, chunk) in heaps.chunks(per_line).enumerate() {
+        let cells: Vec<String> = chunk
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                format!(
+                    "{:>label$}: {:width$}",
+                    row * per_line + i,
+                    words[x as usize]
+                )
+            })
+            .collect();
+        writeln!(out, "  {}", cells.join("  ").trim_end())?;
+    }
     Ok(())
 }
 

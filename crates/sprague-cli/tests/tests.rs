@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod misere;
 mod partizan;
 mod script;
 mod serve;

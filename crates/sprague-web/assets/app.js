@@ -246,6 +246,7 @@ function renderSummary(state) {
 function renderValueOnly(report, params, why) {
   thirdColumn("nim value");
   renderSummary(report);
+  $("explore-quotient").hidden = true;
   $("explore-visual").replaceChildren(element("p", { class: "hint", text: `Only the winning moves are listed: ${why}.` }));
   const body = $("explore-moves").querySelector("tbody");
   body.replaceChildren();
@@ -307,6 +308,64 @@ function renderExplore(state, params) {
   }
   setJsonLinks(params);
   $("explore-result").hidden = false;
+  showQuotient(state, params);
+}
+
+/** The largest quotient whose multiplication table the page draws. */
+const QUOTIENT_TABLE = 16;
+
+/**
+ * Under misère play, a sum of heaps of one heap game: the game's misère quotient, the element
+ * of each heap of the position, and the multiplication table when it is small. The quotient is
+ * asked for within the bounds `value` uses for sums (256 elements), so wild games answer fast.
+ */
+async function showQuotient(state, params) {
+  const box = $("explore-quotient");
+  box.hidden = true;
+  if (!params.misere || state.kind !== "heaps" || params.position.includes("+")) return;
+  let q;
+  try {
+    q = await api("quotient", { game: params.game, max_order: "256" });
+  } catch {
+    return; // not a heap game with rules: nothing to show
+  }
+  if (explored.params !== params) return; // the user moved on meanwhile
+  const title = element("h3", { text: `The misère quotient of ${q.game}` });
+  if (q.infinite) {
+    box.replaceChildren(title, element("p", { class: "hint", text: `It has more than 256 elements by heap ${q.runaway.heap}: sums are searched instead.` }));
+    box.hidden = false;
+    return;
+  }
+  const words = q.words;
+  const p = q.p_portion.map((x) => words[x]);
+  const facts = [
+    `order ${q.order}, presentation ${q.presentation}`,
+    `P-portion {${p.join(", ")}}: a sum is a misère P-position exactly when its heaps multiply to one of these`,
+    q.period
+      ? `proven for every heap: heap n + ${q.period.period} has the element of heap n from n = ${q.period.preperiod}`
+      : `the quotient of heaps 0..${q.max_heap} only (no period proven)`,
+  ];
+  const heaps = params.position.split(/\s+/).filter(Boolean).map(Number);
+  const cells = heaps.map((n) => `${n} → ${n <= q.max_heap ? words[q.heaps[n]] : "(by the period)"}`);
+  let product = "";
+  if (heaps.every((n) => n <= q.max_heap)) {
+    // read off the table: the element of the whole sum
+    const x = heaps.reduce((acc, n) => q.multiply[acc][q.heaps[n]], q.identity);
+    product = `; together ${words[x]}, ${q.p_portion.includes(x) ? "in" : "not in"} the P-portion`;
+  }
+  const children = [title, ...facts.map((text) => element("p", { text })), element("p", { text: `This position: ${cells.join(", ")}${product}.` })];
+  if (q.order <= QUOTIENT_TABLE) {
+    const head = element("tr", {}, [element("th", { text: "×" }), ...words.map((w) => element("th", { text: w }))]);
+    const rows = q.multiply.map((row, a) =>
+      element("tr", {}, [element("th", { text: words[a] }), ...row.map((x) => element("td", { text: words[x], class: q.p_portion.includes(x) ? "p-element" : "" }))]),
+    );
+    children.push(element("table", { class: "quotient-table" }, [element("thead", {}, [head]), element("tbody", {}, rows)]));
+    children.push(element("p", { class: "hint", text: "Products in the P-portion are marked." }));
+  } else {
+    children.push(element("p", { class: "hint", text: `The multiplication table (${q.order} × ${q.order}) is in the JSON: /api/quotient?game=${q.game}.` }));
+  }
+  box.replaceChildren(...children);
+  box.hidden = false;
 }
 
 // ---------------------------------------------------------------- play

@@ -1,4 +1,5 @@
-//! The JSON API: `catalog`, `value`, `moves`, `table`, `period`, `play`, and the SVG plots.
+//! The JSON API: `catalog`, `value`, `moves`, `table`, `period`, `genus`, `quotient`, `play`,
+//! and the SVG plots.
 //!
 //! Every handler checks its inputs against [`Limits`] first, then runs the work on a blocking
 //! thread with a time limit ([`AppState::run`]). Errors answer `{"error": TEXT}` with 400 (bad
@@ -19,7 +20,9 @@ use sprague::erased::Position;
 use sprague::game::{Layout, Outcome, Play};
 use sprague::heap::{PeriodReport, TableReport};
 use sprague::play::{choose, XorShift};
+use sprague::quotient::{GenusTable, Quotient, QuotientOptions, QuotientReport};
 use std::collections::HashMap;
+use std::time::Instant;
 
 type Params = Query<HashMap<String, String>>;
 type Answer = Result<Response, ApiError>;
@@ -32,6 +35,8 @@ pub(crate) fn routes(state: AppState) -> axum::Router {
         .route("/api/moves", get(moves))
         .route("/api/table", get(table))
         .route("/api/period", get(period))
+        .route("/api/genus", get(genus))
+        .route("/api/quotient", get(quotient))
         .route("/api/play", get(play))
         .route("/api/thermograph", get(thermograph))
         .route("/api/thermograph.svg", get(thermograph_svg))
@@ -40,7 +45,7 @@ pub(crate) fn routes(state: AppState) -> axum::Router {
         .fallback(|| async {
             ApiError {
                 status: axum::http::StatusCode::NOT_FOUND,
-                message: "no such page; the API is under /api/ (catalog, value, moves, table, period, play)".into(),
+                message: "no such page; the API is under /api/ (catalog, value, moves, table, period, genus, quotient, play)".into(),
             }
         })
         .with_state(state)
@@ -277,6 +282,58 @@ async fn period(State(state): State<AppState>, params: Params) -> Answer {
         })
         .await?;
     json(&PeriodReport::from(&search))
+}
+
+/// `GET /api/genus?game=G&to=N`: the genus of heaps 0..=N, as `sprague genus --json`; wild
+/// games are searched within [`Limits::genus_positions`] sums.
+async fn genus(State(state): State<AppState>, params: Params) -> Answer {
+    let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
+    let to = number(&params, "to", None, state.limits.genus_to)?;
+    let positions = state.limits.genus_positions;
+    let catalog = state.catalog.clone();
+    let report = state
+        .run(move || {
+            let (name, rules) = catalog.heap_rules(&spec)?;
+            Ok(GenusTable::compute(rules.as_ref(), to, positions, &())?.report(&name))
+        })
+        .await?;
+    json(&report)
+}
+
+/// `GET /api/quotient?game=G[&max_heap=N][&max_order=M]`: the misère quotient, as `sprague
+/// quotient --json` (without `max_heap`, heaps until its period is proven; past `max_order`
+/// elements it is reported infinite); the computation stops at the time limit.
+async fn quotient(State(state): State<AppState>, params: Params) -> Answer {
+    let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
+    let max_heap = match params.get("max_heap").map(|s| s.trim()) {
+        None | Some("") => None,
+        Some(_) => Some(number(
+            &params,
+            "max_heap",
+            None,
+            state.limits.quotient_max_heap,
+        )?),
+    };
+    let max_order = state.limits.quotient_max_order;
+    let max_order = number(&params, "max_order", Some(max_order), max_order)?;
+    if max_order < 2 {
+        return Err(ApiError::bad("'max_order' must be at least 2"));
+    }
+    let options = QuotientOptions {
+        max_order: max_order as usize,
+        deadline: Some(Instant::now() + state.limits.time),
+        ..QuotientOptions::default()
+    };
+    let catalog = state.catalog.clone();
+    let report = state
+        .run(move || {
+            let (name, rules) = catalog.heap_rules(&spec)?;
+            let (search, max_heap) =
+                Quotient::compute_for(rules.as_ref(), max_heap, &options, &())?;
+            Ok(QuotientReport::of(&search, &name, max_heap))
+        })
+        .await?;
+    json(&report)
 }
 
 /// How the page draws a position: `board`, `heaps`, `coins` or `other`.

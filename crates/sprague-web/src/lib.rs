@@ -6,8 +6,8 @@
 //! engine and plot nim-value sequences.
 //!
 //! No game logic lives here: every answer comes from [`sprague::analysis`], [`sprague::play`] and
-//! [`sprague::heap`]. Each request's work runs on a blocking thread, bounded by [`Limits`] in
-//! size before it starts and in time while it runs.
+//! [`sprague::heap`] and [`sprague::quotient`]. Each request's work runs on a blocking thread,
+//! bounded by [`Limits`] in size before it starts and in time while it runs.
 //!
 //! ```no_run
 //! // What `sprague serve` does (the CLI also passes where solutions are stored):
@@ -50,6 +50,14 @@ pub struct Limits {
     pub period_max: u64,
     /// The most points of the value-history chart.
     pub history_points: usize,
+    /// The largest `to` of `/api/genus`.
+    pub genus_to: u64,
+    /// The most sums one `/api/genus` request searches (wild games need many).
+    pub genus_positions: usize,
+    /// The largest `max_heap` of `/api/quotient`.
+    pub quotient_max_heap: u64,
+    /// The largest `max_order` of `/api/quotient` (also its default, as the command line's).
+    pub quotient_max_order: u64,
 }
 
 impl Default for Limits {
@@ -63,6 +71,10 @@ impl Default for Limits {
             plot_to: 5_000,
             period_max: 1_000_000,
             history_points: 1_000,
+            genus_to: 5_000,
+            genus_positions: 200_000,
+            quotient_max_heap: 2_000,
+            quotient_max_order: 4_096,
         }
     }
 }

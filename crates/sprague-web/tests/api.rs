@@ -419,3 +419,94 @@ async fn partizan_positions_answer_canonical_forms_and_thermographs() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn genus_and_quotient_answer_the_command_line_json() {
+    let kayles = sprague::heap::Code::parse("0.77").unwrap();
+    let genus = get_json("/api/genus?game=kayles&to=6").await;
+    let table = sprague::quotient::GenusTable::compute(&kayles, 6, 1000, &()).unwrap();
+    assert_eq!(genus, serde_json::to_value(table.report("kayles")).unwrap());
+    assert_eq!(genus["heaps"][5]["genus"], "4^{146}");
+
+    let quotient = get_json("/api/quotient?game=0.75").await;
+    assert_eq!(quotient["order"], 8);
+    assert_eq!(quotient["p_portion"].as_array().unwrap().len(), 2);
+    assert_eq!(quotient["certified"], true);
+    let rules = sprague::heap::Code::parse("0.75").unwrap();
+    let options = sprague::quotient::QuotientOptions::default();
+    let (search, max) =
+        sprague::quotient::Quotient::compute_for(&rules, None, &options, &()).unwrap();
+    assert_eq!(
+        quotient,
+        serde_json::to_value(sprague::quotient::QuotientReport::of(&search, "0.75", max)).unwrap()
+    );
+    let to_30 = get_json("/api/quotient?game=0.75&max_heap=30").await;
+    assert_eq!(to_30["heaps"].as_array().unwrap().len(), 31);
+    // a runaway is an answer, as on the command line
+    let runaway = get_json("/api/quotient?game=4.7&max_order=200").await;
+    assert_eq!(runaway["infinite"], true);
+    assert_eq!(runaway["order"], Value::Null);
+}
+
+#[tokio::test]
+async fn genus_and_quotient_refuse_bad_input_and_stop_at_their_bounds() {
+    let limits = Limits::default;
+    let bad = StatusCode::BAD_REQUEST;
+    let over = StatusCode::UNPROCESSABLE_ENTITY;
+    assert_error(
+        limits(),
+        "/api/quotient?game=turtles",
+        bad,
+        "not a heap game",
+    )
+    .await;
+    assert_error(limits(), "/api/genus?game=0.7z&to=5", bad, "not an octal").await;
+    assert_error(
+        limits(),
+        "/api/genus?game=kayles",
+        bad,
+        "missing parameter 'to'",
+    )
+    .await;
+    assert_error(
+        limits(),
+        "/api/quotient?game=kayles&max_heap=x",
+        bad,
+        "max_heap",
+    )
+    .await;
+    assert_error(
+        limits(),
+        "/api/quotient?game=kayles&max_order=1",
+        bad,
+        "max_order",
+    )
+    .await;
+    assert_error(
+        limits(),
+        "/api/genus?game=kayles&to=5001",
+        over,
+        "at most 5000",
+    )
+    .await;
+    assert_error(
+        limits(),
+        "/api/quotient?game=kayles&max_heap=2001",
+        over,
+        "at most 2000",
+    )
+    .await;
+    // wild games stop at the server's bound on sums searched
+    let few = Limits {
+        genus_positions: 10,
+        ..Limits::default()
+    };
+    assert_error(few, "/api/genus?game=kayles&to=20", over, "sums searched").await;
+    // a quotient past the time limit answers 422, and its computation stops too
+    let impatient = Limits {
+        time: Duration::ZERO,
+        ..Limits::default()
+    };
+    let (status, _, body) = get_with(impatient, "/api/quotient?game=kayles").await;
+    assert_eq!(status, over, "{body}");
+}

@@ -1129,7 +1129,8 @@ impl Catalog {
         parse_sum(words, |spec| self.game(spec))
     }
 
-    /// The game of `spec` with its single-heap values, for `table` and `period`.
+    /// The game of `spec` with its single-heap values, for `table`, `period`, `genus` and
+    /// `quotient` (the last two through [`HeapValues::heap_rules`]).
     ///
     /// # Errors
     /// [`Error::Spec`] for a bad spec; [`Error::Unsupported`] when it is not a heap game.
@@ -1137,10 +1138,26 @@ impl Catalog {
         let game = self.game(spec)?;
         let heap = game.heap().ok_or_else(|| {
             Error::Unsupported(format!(
-                "{} is not a heap game; 'table' and 'period' need one (see 'sprague catalog')",
+                "{} is not a heap game; 'table', 'period', 'genus' and 'quotient' need one (see 'sprague catalog')",
                 game.spec()
             ))
         })?;
         Ok((game.spec().to_string(), heap))
+    }
+
+    /// The game of `spec` with its heap rules, for genus tables and misère quotients
+    /// ([`crate::quotient`]).
+    ///
+    /// # Errors
+    /// As [`Catalog::heap_game`]; [`Error::Unsupported`] when the game's heaps have no rules to
+    /// share.
+    pub fn heap_rules(&self, spec: &str) -> Result<(String, Arc<dyn HeapRules>)> {
+        let (name, heap) = self.heap_game(spec)?;
+        let rules = heap.heap_rules().ok_or_else(|| {
+            Error::Unsupported(format!(
+                "{name} gives no rules for its heaps; 'genus' and 'quotient' need a heap game such as kayles or 0.75"
+            ))
+        })?;
+        Ok((name, rules))
     }
 }

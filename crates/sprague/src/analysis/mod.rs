@@ -17,9 +17,11 @@ pub mod partizan;
 use crate::erased::{Part, Position, Single, SumGame};
 use crate::error::{Error, Result};
 use crate::game::{NimValue, Outcome, Play, Value};
+use crate::quotient::Quotient;
 use crate::solve::{misere, sum, Search};
 use serde::Serialize;
 use serde_json::Value as Json;
+use std::sync::Arc;
 
 /// The most options [`moves`] and [`rate`] list before they give up with [`Error::Limit`].
 pub const OPTION_LIMIT: usize = 100_000;
@@ -158,12 +160,14 @@ impl SumSearch {
         }
     }
 
-    /// The outcome, with the reason when the search cannot give it.
-    fn outcome(&mut self, position: &Position) -> Result<Outcome> {
+    /// The outcome, with the reason when the search cannot give it (`no_quotient`: why the
+    /// parts' misère quotient could not be used, when they have one).
+    fn outcome(&mut self, position: &Position, no_quotient: Option<&str>) -> Result<Outcome> {
         let sum = SumGame::canonical(position.parts());
         self.search.outcome(&sum).map_err(|e| match e {
             Error::Limit(_) => Error::Limit(format!(
-                "misère play of this sum needs more than {MISERE_POSITION_LIMIT} positions of direct search, and the SJ rule is not proven for all its parts; try smaller heaps"
+                "misère play of this sum needs more than {MISERE_POSITION_LIMIT} positions of direct search, and the SJ rule is not proven for all its parts{}; try smaller heaps",
+                no_quotient.map_or(String::new(), |why| format!(", and {why}"))
             )),
             Error::Cycle(_) => {
                 Error::Unsupported("misère play is not defined for loopy games".into())
@@ -188,20 +192,147 @@ fn sj_values(parts: &[Part]) -> Result<Option<Vec<u64>>> {
     Ok(Some(values))
 }
 
+/// A misère sum of heaps of one heap game, valued by the game's misère quotient.
+struct QuotientSum {
+    quotient: Arc<Quotient>,
+    /// `rest[i]`: the product of the elements of every part but part i.
+    rest: Vec<u32>,
+    /// The product of every part's element.
+    whole: u32,
+}
+
+impl QuotientSum {
+    /// The quotient rule for `parts` when they are all heaps of one heap game: `Ok(None)` when
+    /// they are not, the reason when the game's quotient cannot value them (it runs away, or a
+    /// heap is past its range).
+    fn of(parts: &[Part]) -> std::result::Result<Option<QuotientSum>, String> {
+        let mut sizes = Vec::with_capacity(parts.len());
+        let Some(first) = parts.first() else {
+            return Ok(None);
+        };
+        let Some((_, cache)) = first.misere_heap() else {
+            return Ok(None);
+        };
+        for part in parts {
+            // Parts of one spec share their rules, even from two instances of the game.
+            match part.misere_heap() {
+                Some((n, _)) if part.game() == first.game() => sizes.push(n),
+                _ => return Ok(None),
+            }
+        }
+        let largest = sizes.iter().copied().max().unwrap_or(0);
+        let quotient = cache.covering(largest)?;
+        let elements: Vec<u32> = sizes
+            .iter()
+            .map(|&n| quotient.element(n))
+            .collect::<Result<_>>()
+            .map_err(|e| e.to_string())?;
+        let mut prefix = vec![quotient.identity(); elements.len() + 1];
+        for (i, &x) in elements.iter().enumerate() {
+            prefix[i + 1] = quotient.multiply(prefix[i], x);
+        }
+        let mut rest = vec![quotient.identity(); elements.len()];
+        let mut suffix = quotient.identity();
+        for i in (0..elements.len()).rev() {
+            rest[i] = quotient.multiply(prefix[i], suffix);
+            suffix = quotient.multiply(suffix, elements[i]);
+        }
+        Ok(Some(QuotientSum {
+            whole: prefix[elements.len()],
+            quotient,
+            rest,
+        }))
+    }
+
+    fn outcome_of(&self, element: u32) -> Outcome {
+        if self.quotient.is_p(element) {
+            Outcome::P
+        } else {
+            Outcome::N
+        }
+    }
+
+    /// The misère outcome of the sum after part `index` moved to the heaps `moved`.
+    fn outcome_after(&self, index: usize, moved: &[Part]) -> Result<Outcome> {
+        let mut x = self.rest[index];
+        for part in moved {
+            let (n, _) = part.misere_heap().ok_or_else(|| {
+                Error::Internal("a move of a heap left something other than heaps".into())
+            })?;
+            x = self.quotient.multiply(x, self.quotient.element(n)?);
+        }
+        Ok(self.outcome_of(x))
+    }
+
+    /// How the rule is described beside the outcome.
+    fn note(&self, game: &str) -> String {
+        let q = &self.quotient;
+        let range = match q.period() {
+            Some(p) => format!(
+                "proven for every heap: period {} from heap {}",
+                p.period, p.preperiod
+            ),
+            None => format!("heaps 0..{}", q.max_heap()),
+        };
+        format!(
+            "the misère quotient of {game} (order {}, {range}), without search",
+            q.order()
+        )
+    }
+}
+
 /// How the outcome of a sum is found under misère play.
 enum MisereRule {
     /// The SJ rule from the parts' values.
     Sj(Vec<u64>),
-    /// Direct search.
-    Search(SumSearch),
+    /// The misère quotient of the heap game all parts are heaps of.
+    Quotient(QuotientSum),
+    /// Direct search, with the reason the parts' quotient could not be used (when they are
+    /// heaps of one game).
+    Search(SumSearch, Option<String>),
 }
 
 impl MisereRule {
     fn for_sum(parts: &[Part]) -> Result<MisereRule> {
-        Ok(match sj_values(parts)? {
-            Some(values) => MisereRule::Sj(values),
-            None => MisereRule::Search(SumSearch::new(Play::Misere, MISERE_POSITION_LIMIT)),
-        })
+        if let Some(values) = sj_values(parts)? {
+            return Ok(MisereRule::Sj(values));
+        }
+        let no_quotient = match QuotientSum::of(parts) {
+            Ok(Some(q)) => return Ok(MisereRule::Quotient(q)),
+            Ok(None) => None,
+            Err(why) => Some(why),
+        };
+        Ok(MisereRule::Search(
+            SumSearch::new(Play::Misere, MISERE_POSITION_LIMIT),
+            no_quotient,
+        ))
+    }
+
+    /// The misère outcome of the whole sum.
+    fn outcome(&mut self, position: &Position) -> Result<Outcome> {
+        match self {
+            MisereRule::Sj(values) => Ok(misere::outcome(values)),
+            MisereRule::Quotient(q) => Ok(q.outcome_of(q.whole)),
+            MisereRule::Search(search, why) => search.outcome(position, why.as_deref()),
+        }
+    }
+
+    /// The rule's name in `value --json`, and its description for people.
+    fn describe(&self, position: &Position) -> (&'static str, String) {
+        match self {
+            MisereRule::Sj(_) => (
+                "sj",
+                "the SJ (Anti-Nim) rule from the parts' nim values, proven for these parts".into(),
+            ),
+            MisereRule::Quotient(q) => ("quotient", q.note(&position.game())),
+            MisereRule::Search(_, why) => (
+                "search",
+                match why {
+                    Some(why) => format!("direct search ({why})"),
+                    None => "direct search".into(),
+                },
+            ),
+        }
     }
 
     /// The misère outcome of the sum after part `index` moved to `moved`.
@@ -220,7 +351,8 @@ impl MisereRule {
                 }
                 Ok(misere::outcome(&next))
             }
-            MisereRule::Search(search) => search.outcome(after),
+            MisereRule::Quotient(q) => q.outcome_after(index, moved),
+            MisereRule::Search(search, why) => search.outcome(after, why.as_deref()),
         }
     }
 }
@@ -454,10 +586,30 @@ fn rate_normal(position: &Position, which: Which, remoteness: &mut SumSearch) ->
 }
 
 fn rate_misere(position: &Position, which: Which, remoteness: &mut SumSearch) -> Result<Rating> {
+    let rule = MisereRule::for_sum(&position.parts())?;
+    rate_misere_by(position, which, rule, remoteness)
+}
+
+/// [`rate_misere`] by a given rule.
+fn rate_misere_by(
+    position: &Position,
+    which: Which,
+    mut rule: MisereRule,
+    remoteness: &mut SumSearch,
+) -> Result<Rating> {
     let parts = position.parts();
-    let mut rule = MisereRule::for_sum(&parts)?;
     let mut moves = Vec::new();
+    let mut omitted = None;
+    // Each listed move repeats the whole position, so a large sum lists fewer moves.
+    let most = (LISTING_BUDGET / (parts.len() + 1)).max(MIN_LISTED_MOVES);
     for (index, part) in parts.iter().enumerate() {
+        if which == Which::Winning && moves.len() >= most {
+            omitted = Some(format!(
+                "only the first {most} winning moves are listed for a sum of {} parts",
+                parts.len()
+            ));
+            break;
+        }
         let options = match (which, &rule) {
             // A winning move leaves XOR 0 or 1, so the part (of value g) goes to an option of
             // value X ⊕ g or X ⊕ g ⊕ 1: only those are examined.
@@ -470,6 +622,15 @@ fn rate_misere(position: &Position, which: Which, remoteness: &mut SumSearch) ->
                 }
                 options
             }
+            // The quotient knows the outcome without the moves: a part with too many to list
+            // leaves its winning moves out, and the others are still found.
+            (Which::Winning, MisereRule::Quotient(_)) => match part.options() {
+                Err(Error::Limit(why)) => {
+                    omitted = Some(format!("{} {part}: {why}", part.game()));
+                    continue;
+                }
+                other => other?,
+            },
             _ => part.options()?,
         };
         for option in options {
@@ -494,10 +655,7 @@ fn rate_misere(position: &Position, which: Which, remoteness: &mut SumSearch) ->
             }
         }
     }
-    Ok(Rating {
-        moves,
-        omitted: None,
-    })
+    Ok(Rating { moves, omitted })
 }
 
 /// A move of a whole position, as reported.
@@ -548,6 +706,13 @@ pub struct ValueReport {
     /// nim value are still exact.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winning_moves_omitted: Option<String>,
+    /// Misère sums: how the outcome was found: `sj` (the SJ rule from nim values), `quotient`
+    /// (the heap game's misère quotient) or `search` (direct search).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub misere_rule: Option<&'static str>,
+    /// Misère sums: the rule in words, for people.
+    #[serde(skip)]
+    pub misere_note: Option<String>,
 }
 
 /// One option, as `sprague moves` reports it.
@@ -641,6 +806,8 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
             })
             .collect(),
         winning_moves_omitted: rating.omitted,
+        misere_rule: None,
+        misere_note: None,
     };
     match position {
         Position::Single(s) => {
@@ -671,10 +838,11 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                     }
                 }
                 Play::Misere => {
-                    report.outcome = match MisereRule::for_sum(&parts)? {
-                        MisereRule::Sj(values) => misere::outcome(&values),
-                        MisereRule::Search(mut search) => search.outcome(position)?,
-                    };
+                    let mut rule = MisereRule::for_sum(&parts)?;
+                    report.outcome = rule.outcome(position)?;
+                    let (name, note) = rule.describe(position);
+                    report.misere_rule = Some(name);
+                    report.misere_note = Some(note);
                 }
             }
             match searched {
@@ -761,4 +929,96 @@ pub fn moves(position: &Position, play: Play) -> Result<MovesReport> {
         position: position.to_json(),
         moves: rating.moves.into_iter().map(OptionReport::from).collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Catalog;
+    use crate::erased::Parsed;
+    use crate::quotient::testing::Oracle;
+    use std::collections::HashSet;
+
+    /// Every sum of one to `parts` heaps of sizes 1..=max, as sorted lists.
+    fn sums(parts: usize, max: u64) -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        let mut frontier = vec![Vec::new()];
+        for _ in 0..parts {
+            let mut next = Vec::new();
+            for s in &frontier {
+                let low = s.last().copied().unwrap_or(1);
+                for h in low..=max {
+                    let mut t: Vec<u64> = s.clone();
+                    t.push(h);
+                    next.push(t);
+                }
+            }
+            out.extend(next.iter().cloned());
+            frontier = next;
+        }
+        out
+    }
+
+    /// The quotient rule, forced (the SJ rule goes first in `value`), agrees with plain misère
+    /// search on every sum of up to four heaps of 1..=12: outcome, and the winning moves as the
+    /// sums they reach.
+    #[test]
+    fn the_quotient_rule_agrees_with_plain_search() {
+        let catalog = Catalog::default();
+        for spec in ["kayles", "0.75", "dawson", "4.7", "0.15"] {
+            let game = catalog.game(spec).unwrap();
+            let rules = game.heap().unwrap().heap_rules().unwrap();
+            let mut oracle = Oracle::new(rules.as_ref(), 12);
+            for heaps in sums(4, 12) {
+                let words: Vec<String> = heaps.iter().map(u64::to_string).collect();
+                let words: Vec<&str> = words.iter().map(String::as_str).collect();
+                let Ok(Parsed::Parts(segment)) = game.parse(&words) else {
+                    panic!("{spec} {heaps:?} parses")
+                };
+                let position = Position::Sum(vec![segment]);
+                let parts = position.parts();
+                let Ok(Some(q)) = QuotientSum::of(&parts) else {
+                    panic!("{spec}: no quotient for heaps to 12")
+                };
+                let expected = oracle.outcome(&heaps);
+                assert_eq!(q.outcome_of(q.whole), expected, "{spec} {heaps:?}");
+                let rule = MisereRule::Quotient(q);
+                let rating = rate_misere_by(
+                    &position,
+                    Which::Winning,
+                    rule,
+                    &mut SumSearch::new(Play::Misere, 0),
+                )
+                .unwrap();
+                let found: HashSet<Vec<u64>> = rating
+                    .moves
+                    .iter()
+                    .map(|m| sorted_heaps(&m.position))
+                    .collect();
+                let mut winning = HashSet::new();
+                for (i, &h) in heaps.iter().enumerate() {
+                    for leaves in rules.options(h) {
+                        let mut next: Vec<u64> = heaps[..i].to_vec();
+                        next.extend(&heaps[i + 1..]);
+                        next.extend(leaves.into_iter().filter(|&x| x > 0));
+                        next.sort_unstable();
+                        if oracle.outcome(&next) == Outcome::P {
+                            winning.insert(next);
+                        }
+                    }
+                }
+                assert_eq!(found, winning, "{spec} {heaps:?}");
+            }
+        }
+    }
+
+    fn sorted_heaps(position: &Position) -> Vec<u64> {
+        let mut heaps: Vec<u64> = position
+            .parts()
+            .iter()
+            .map(|p| p.misere_heap().expect("a heap").0)
+            .collect();
+        heaps.sort_unstable();
+        heaps
+    }
 }

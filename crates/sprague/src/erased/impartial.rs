@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 use crate::game::{Impartial, Layout, Listing, NimValue, Notation, Outcome, Play, SolveReport};
 use crate::heap::HeapValues;
 use crate::progress::Progress;
+use crate::quotient::QuotientCache;
 use crate::solve::{misere, NimValues, Search};
 use serde_json::Value as Json;
 use std::any::Any;
@@ -29,6 +30,8 @@ struct Shared<G: Impartial> {
     values: Mutex<NimValues<G>>,
     sj: Mutex<HashMap<G::Position, bool>>,
     heap: Option<Arc<dyn HeapValues>>,
+    /// The misère quotient of the heap rules, for misère sums of heaps.
+    quotient: Option<Arc<QuotientCache>>,
 }
 
 impl<G: Impartial> Shared<G> {
@@ -72,6 +75,10 @@ where
     }
 
     fn build(spec: String, game: G, heap: Option<Arc<dyn HeapValues>>) -> Self {
+        let quotient = heap
+            .as_ref()
+            .and_then(|h| h.heap_rules())
+            .map(|rules| Arc::new(QuotientCache::new(rules)));
         ImpartialGame {
             shared: Arc::new(Shared {
                 spec,
@@ -79,6 +86,7 @@ where
                 game,
                 sj: Mutex::new(HashMap::new()),
                 heap,
+                quotient,
             }),
         }
     }
@@ -373,5 +381,10 @@ where
             .unwrap_or_else(|e| e.into_inner())
             .insert(self.position.clone(), ok);
         ok
+    }
+
+    fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)> {
+        let quotient = self.shared.quotient.as_ref()?;
+        Some((self.shared.game.heap_size(&self.position)?, quotient))
     }
 }

@@ -27,6 +27,7 @@ use crate::game::{Evaluation, Layout, Listing, NimValue, Outcome, SolveReport};
 use crate::heap::HeapValues;
 use crate::partizan::{Canonical, Side};
 use crate::progress::Progress;
+use crate::quotient::QuotientCache;
 use serde_json::Value as Json;
 use std::any::Any;
 use std::fmt;
@@ -93,6 +94,7 @@ pub(crate) trait PartDyn: Send + Sync + Any {
     fn options_with_value(&self, target: u64, limit: usize) -> Result<Listing<PartMove>>;
     fn known_outcome(&self) -> Option<Outcome>;
     fn misere_sj(&self) -> bool;
+    fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)>;
 }
 
 /// One summand of an impartial sum: a component of a position of one impartial game (a heap, a
@@ -149,6 +151,13 @@ impl Part {
     /// Whether misère sums may treat the part by the SJ rule (proven, or checked by search).
     pub fn misere_sj(&self) -> bool {
         self.0.misere_sj()
+    }
+
+    /// The part as one heap of a heap game: its size, and the game's misère quotient (computed
+    /// when a sum first needs it), so that misère sums of heaps are valued without search;
+    /// `None` for parts that are not heaps.
+    pub fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)> {
+        self.0.misere_heap()
     }
 
     /// A key that orders parts into a canonical multiset: game, then hash.

@@ -283,6 +283,14 @@ pub trait Impartial: Game {
         None
     }
 
+    /// The size of a component that is one heap of the game's heap rules
+    /// ([`crate::heap::HeapValues::heap_rules`]), so that misère sums of such heaps can be valued
+    /// by the rules' misère quotient ([`crate::quotient`]); `None` (the default) when the
+    /// component is not a single heap.
+    fn heap_size(&self, _component: &Self::Position) -> Option<u64> {
+        None
+    }
+
     /// A report of the whole game from `start` (`sprague solve GAME`), for games that make
     /// their own (loopy ones); `None` lets the generic search report outcome and remoteness.
     fn solve(

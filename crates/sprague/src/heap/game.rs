@@ -123,6 +123,13 @@ impl Impartial for HeapGame {
     fn misere_sj(&self, _heaps: &Vec<u64>) -> Option<bool> {
         self.solver.rules().misere_sj()
     }
+
+    fn heap_size(&self, heaps: &Vec<u64>) -> Option<u64> {
+        match heaps[..] {
+            [n] => Some(n),
+            _ => None,
+        }
+    }
 }
 
 impl Notation for HeapGame {

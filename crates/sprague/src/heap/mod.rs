@@ -63,6 +63,12 @@ pub trait HeapValues: Send + Sync {
     ) -> Option<Result<Table>> {
         None
     }
+
+    /// The rules of one heap, for computations over sums of heaps (genus tables, misère
+    /// quotients: [`crate::quotient`]), or `None` when the game has no such rules to share.
+    fn heap_rules(&self) -> Option<std::sync::Arc<dyn HeapRules>> {
+        None
+    }
 }
 
 mod code;

@@ -239,6 +239,10 @@ impl HeapSolver {
 }
 
 impl HeapValues for HeapSolver {
+    fn heap_rules(&self) -> Option<Arc<dyn HeapRules>> {
+        Some(self.rules.clone())
+    }
+
     fn table(&self, to: u64, progress: &dyn Progress) -> Result<Table> {
         if to >= super::MAX_TABLE_LEN {
             return Err(Error::Limit(format!(

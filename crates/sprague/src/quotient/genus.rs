@@ -19,6 +19,7 @@
 //! search). A heap is tame when its genus is a Nim genus and every heap its moves leave is tame;
 //! the others are *wild*.
 
+use super::heaps::HeapOptions;
 use crate::error::{Error, Result};
 use crate::heap::HeapRules;
 use crate::progress::Progress;
@@ -265,39 +266,33 @@ impl GenusTable {
             position_limit,
             use_tame_rule,
         };
+        let listed = HeapOptions::build(rules, to, "genus table")?.options;
         progress.start("genus", to);
-        for n in 1..=to {
-            let mut list = Vec::new();
-            for option in rules.try_options(n)? {
-                let mut parts = Vec::with_capacity(option.len());
-                for &h in &option {
-                    if h >= n {
-                        return Err(Error::Cycle(format!(
-                            "heap {n} (a move leaves a heap of {h})"
-                        )));
-                    }
-                    // heaps without moves are the empty sum
-                    if h > 0 && !table.options[h as usize].is_empty() {
-                        parts.push(h as u32);
-                    }
-                }
-                parts.sort_unstable();
-                list.push(parts);
-            }
+        for n in 1..=to as usize {
+            // heaps without moves are the empty sum
+            let mut list: Vec<Vec<u32>> = listed[n]
+                .iter()
+                .map(|o| {
+                    o.iter()
+                        .copied()
+                        .filter(|&h| !listed[h as usize].is_empty())
+                        .collect()
+                })
+                .collect();
             list.sort();
             list.dedup();
             table.options.push(list);
             let genus = table.genus_of(&[n as u32])?;
             let tame = genus.is_nim()
-                && table.options[n as usize]
+                && table.options[n]
                     .iter()
                     .all(|o| o.iter().all(|&h| table.heaps[h as usize].tame));
             table.heaps.push(HeapGenus {
-                heap: n,
+                heap: n as u64,
                 genus,
                 tame,
             });
-            progress.advance(n, "");
+            progress.advance(n as u64, "");
         }
         progress.finish();
         Ok(table)

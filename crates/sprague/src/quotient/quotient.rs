@@ -46,6 +46,7 @@
 //! n − p image for image, so heap n duplicates heap n − p and changes nothing. The quotient is
 //! then the quotient of the whole game ([`Quotient::period`]).
 
+use super::heaps::HeapOptions;
 use super::monoid::{reduce, submonoid, Candidate, Cyclic, Monoid, Table};
 use crate::error::{Error, Result};
 use crate::game::Outcome;
@@ -54,9 +55,14 @@ use crate::progress::Progress;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::fmt;
+use std::time::Instant;
 
 /// The largest heap size a quotient may be computed to.
 pub const MAX_HEAP: u64 = 1 << 14;
+
+/// The most heaps [`Quotient::compute_for`] adds while waiting for a proven period, when no
+/// heap is named.
+pub const UNTIL_CERTIFIED_HEAPS: u64 = 300;
 
 /// Bounds of the quotient search; past any of them it stops as a [`Runaway`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +75,9 @@ pub struct QuotientOptions {
     pub max_states: usize,
     /// The most recalibrations for one heap.
     pub max_recalibrations: usize,
+    /// When to give up: past it the computation stops with [`Error::Limit`] (not a runaway:
+    /// nothing is known of the quotient's size). `None`: no time limit.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for QuotientOptions {
@@ -78,8 +87,13 @@ impl Default for QuotientOptions {
             max_candidate: 1 << 21,
             max_states: 1 << 22,
             max_recalibrations: 2000,
+            deadline: None,
         }
     }
+}
+
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// Why a quotient search stopped before reaching its last heap.
@@ -94,6 +108,9 @@ pub enum RunawayLimit {
     States(usize),
     /// A heap needed more recalibrations than [`QuotientOptions::max_recalibrations`].
     Recalibrations(usize),
+    /// [`QuotientOptions::deadline`] passed ([`Quotient::compute`] answers [`Error::Limit`]
+    /// then, never a runaway).
+    Time,
 }
 
 /// A search that outgrew its bounds: the quotient of heaps up to `heap` was not found, and is
@@ -113,6 +130,7 @@ impl fmt::Display for Runaway {
             RunawayLimit::Candidate(n) => format!("a candidate has more than {n} elements"),
             RunawayLimit::States(n) => format!("a verification keeps more than {n} states"),
             RunawayLimit::Recalibrations(n) => format!("more than {n} recalibrations"),
+            RunawayLimit::Time => "the time limit passed".into(),
         };
         write!(f, "at heap {}: {what}", self.heap)
     }
@@ -259,39 +277,6 @@ fn colex(a: &[u32], b: &[u32]) -> Ordering {
     Ordering::Equal
 }
 
-/// The options of each heap, as lists of nonzero heap sizes.
-struct Heaps {
-    options: Vec<Vec<Vec<u32>>>,
-}
-
-impl Heaps {
-    fn new(rules: &dyn HeapRules, max_heap: u64) -> Result<Heaps> {
-        let mut options = vec![Vec::new()];
-        for n in 1..=max_heap {
-            let mut list = Vec::new();
-            for option in rules.try_options(n)? {
-                let mut parts = Vec::with_capacity(option.len());
-                for &h in &option {
-                    if h >= n {
-                        return Err(Error::Cycle(format!(
-                            "heap {n} (a move leaves a heap of {h})"
-                        )));
-                    }
-                    if h > 0 {
-                        parts.push(h as u32);
-                    }
-                }
-                parts.sort_unstable();
-                list.push(parts);
-            }
-            list.sort();
-            list.dedup();
-            options.push(list);
-        }
-        Ok(Heaps { options })
-    }
-}
-
 /// A pretension under construction: a monoid, P, Φ and the option images T of each heap.
 struct Pretension<M> {
     monoid: M,
@@ -303,7 +288,7 @@ struct Pretension<M> {
 }
 
 impl<M: Monoid> Pretension<M> {
-    fn new(monoid: M, p: Vec<bool>, phi: Vec<u32>, heaps: &Heaps) -> Pretension<M> {
+    fn new(monoid: M, p: Vec<bool>, phi: Vec<u32>, heaps: &HeapOptions) -> Pretension<M> {
         let trans: Vec<Vec<u32>> = (0..phi.len())
             .map(|n| images(&monoid, &phi, &heaps.options[n]))
             .collect();
@@ -481,7 +466,7 @@ fn n_failure<M: Monoid>(
     pret: &Pretension<M>,
     from: usize,
     bound: Option<&Word>,
-    max_states: usize,
+    options: &QuotientOptions,
 ) -> std::result::Result<Option<Word>, RunawayLimit> {
     struct Check<'a, M> {
         pret: &'a Pretension<M>,
@@ -491,6 +476,7 @@ fn n_failure<M: Monoid>(
         counts: Word,
         states: usize,
         max_states: usize,
+        deadline: Option<Instant>,
     }
     fn subset(a: &[u32], b: &[u32]) -> bool {
         // both sorted
@@ -546,6 +532,9 @@ fn n_failure<M: Monoid>(
                 if self.states > self.max_states {
                     return Err(RunawayLimit::States(self.max_states));
                 }
+                if self.states.is_multiple_of(1024) && past(self.deadline) {
+                    return Err(RunawayLimit::Time);
+                }
                 if !pret.p[next as usize] && t2.iter().all(|&x| !pret.p[x as usize]) {
                     break Flow::Found(self.counts.clone());
                 }
@@ -567,7 +556,8 @@ fn n_failure<M: Monoid>(
         antichain: vec![Vec::new(); pret.monoid.size()],
         counts: vec![0; pret.phi.len()],
         states: 0,
-        max_states,
+        max_states: options.max_states,
+        deadline: options.deadline,
     };
     Ok(match check.run(pret.active.len(), 0, &[], from > 0)? {
         Flow::Found(w) => Some(w),
@@ -581,10 +571,10 @@ fn least_failure<M: Monoid>(
     pret: &Pretension<M>,
     reps: &Reps,
     from: usize,
-    max_states: usize,
+    options: &QuotientOptions,
 ) -> std::result::Result<Option<Word>, RunawayLimit> {
     let p = p_failure(pret, reps, from);
-    let n = n_failure(pret, from, p.as_ref(), max_states)?;
+    let n = n_failure(pret, from, p.as_ref(), options)?;
     Ok(n.or(p))
 }
 
@@ -607,7 +597,7 @@ fn lcm(a: u32, b: u32) -> u32 {
 }
 
 struct Searcher<'a> {
-    heaps: &'a Heaps,
+    heaps: &'a HeapOptions,
     options: &'a QuotientOptions,
 }
 
@@ -635,7 +625,7 @@ impl Searcher<'_> {
             let mut phi = state.phi.clone();
             phi.push(x);
             let pret = Pretension::new(state.table.clone(), state.p.clone(), phi, self.heaps);
-            if n_failure(&pret, n, None, self.options.max_states)?.is_none() {
+            if n_failure(&pret, n, None, self.options)?.is_none() {
                 return Ok(Some(x));
             }
         }
@@ -745,6 +735,9 @@ impl Searcher<'_> {
         phi.push(candidate.cyclic_generator(0));
         let mut current = self.settle(candidate, phi)?;
         for _ in 0..=self.options.max_recalibrations {
+            if past(self.options.deadline) {
+                return Err(RunawayLimit::Time);
+            }
             let mut pret = Pretension::new(
                 current.table.clone(),
                 current.p.clone(),
@@ -752,7 +745,7 @@ impl Searcher<'_> {
                 self.heaps,
             );
             let reps = walk(&mut pret, false);
-            match least_failure(&pret, &reps, 0, self.options.max_states)? {
+            match least_failure(&pret, &reps, 0, self.options)? {
                 None => return Ok(current),
                 Some(w) => current = self.recalibrate(&current, &w)?,
             }
@@ -778,12 +771,70 @@ impl Quotient {
         options: &QuotientOptions,
         progress: &dyn Progress,
     ) -> Result<Search> {
+        Quotient::search(rules, max_heap, options, false, progress)
+    }
+
+    /// [`Quotient::compute`], stopping at the first heap n ≤ `max_heap` where the periodicity
+    /// theorem proves that the quotient of heaps 0..=n is the quotient of every heap (see the
+    /// module docs): what to compute when the whole game's quotient is wanted.
+    ///
+    /// ```
+    /// use sprague::heap::Code;
+    /// use sprague::quotient::{Quotient, QuotientOptions};
+    /// // 0.75: the quotient of heaps to 22 is proven to be that of every heap.
+    /// let q = Quotient::compute_until_certified(&Code::parse("0.75").unwrap(), 200, &QuotientOptions::default(), &())?
+    ///     .finite()
+    ///     .expect("a finite quotient");
+    /// assert_eq!((q.order(), q.max_heap()), (8, 22));
+    /// assert_eq!(q.period().map(|p| p.certified_at), Some(22));
+    /// # Ok::<(), sprague::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Quotient::compute`].
+    pub fn compute_until_certified(
+        rules: &dyn HeapRules,
+        max_heap: u64,
+        options: &QuotientOptions,
+        progress: &dyn Progress,
+    ) -> Result<Search> {
+        Quotient::search(rules, max_heap, options, true, progress)
+    }
+
+    /// What `sprague quotient` computes: the quotient of heaps 0..=`max_heap` when one is
+    /// named, else [`Quotient::compute_until_certified`] with at most
+    /// [`UNTIL_CERTIFIED_HEAPS`] heaps; with the last heap asked for.
+    ///
+    /// # Errors
+    /// As [`Quotient::compute`].
+    pub fn compute_for(
+        rules: &dyn HeapRules,
+        max_heap: Option<u64>,
+        options: &QuotientOptions,
+        progress: &dyn Progress,
+    ) -> Result<(Search, u64)> {
+        Ok(match max_heap {
+            Some(n) => (Quotient::compute(rules, n, options, progress)?, n),
+            None => (
+                Quotient::compute_until_certified(rules, UNTIL_CERTIFIED_HEAPS, options, progress)?,
+                UNTIL_CERTIFIED_HEAPS,
+            ),
+        })
+    }
+
+    fn search(
+        rules: &dyn HeapRules,
+        max_heap: u64,
+        options: &QuotientOptions,
+        until_certified: bool,
+        progress: &dyn Progress,
+    ) -> Result<Search> {
         if max_heap > MAX_HEAP {
             return Err(Error::Limit(format!(
                 "heap {max_heap} is past the largest quotient computed ({MAX_HEAP} heaps)"
             )));
         }
-        let heaps = Heaps::new(rules, max_heap)?;
+        let heaps = HeapOptions::build(rules, max_heap, "misère quotient")?;
         let searcher = Searcher {
             heaps: &heaps,
             options,
@@ -796,7 +847,9 @@ impl Quotient {
         progress.start("misère quotient", max_heap);
         for n in 1..=max_heap as usize {
             // A heap without moves is the empty sum.
-            let step = if heaps.options[n].is_empty() {
+            let step = if past(options.deadline) {
+                Err(RunawayLimit::Time)
+            } else if heaps.options[n].is_empty() {
                 state.phi.push(0);
                 Ok(())
             } else {
@@ -811,6 +864,11 @@ impl Quotient {
             };
             if let Err(limit) = step {
                 progress.finish();
+                if limit == RunawayLimit::Time {
+                    return Err(Error::Limit(format!(
+                        "the misère quotient was stopped at its time limit, at heap {n}"
+                    )));
+                }
                 let below = Quotient::finish(rules, state, n as u64 - 1);
                 return Ok(Search::Runaway {
                     runaway: Runaway {
@@ -821,6 +879,10 @@ impl Quotient {
                 });
             }
             progress.advance(n as u64, &format!("order {}", state.table.order()));
+            if until_certified && certify(rules, &state.phi, n as u64).is_some() {
+                progress.finish();
+                return Ok(Search::Finite(Quotient::finish(rules, state, n as u64)));
+            }
         }
         progress.finish();
         Ok(Search::Finite(Quotient::finish(rules, state, max_heap)))
@@ -1468,6 +1530,15 @@ mod tests {
         assert_eq!(report["infinite"], true);
         assert_eq!(report["order"], serde_json::Value::Null);
         assert!(matches!(ran.into_result(), Err(Error::Limit(_))));
+        // A deadline stops the computation with an error, not a runaway.
+        let late = QuotientOptions {
+            deadline: Some(Instant::now()),
+            ..QuotientOptions::default()
+        };
+        let Err(Error::Limit(why)) = Quotient::compute(&kayles, 12, &late, &()) else {
+            panic!("a passed deadline is a limit");
+        };
+        assert!(why.contains("time limit"), "{why}");
     }
 
     #[test]
@@ -1525,6 +1596,7 @@ mod tests {
                 max_candidate: 1 << 14,
                 max_states: 1 << 16,
                 max_recalibrations: 100,
+                deadline: None,
             };
             let search = Quotient::compute(&rules, 9, &options, &()).unwrap();
             let Some(q) = search.finite() else {
