@@ -97,6 +97,16 @@ test("explore colours the moves and sequences plots a certified period", async (
   await page.fill("#explore-position", "1000000 5");
   await page.click("#explore-form button[type=submit]");
   await page.waitForFunction(() => document.getElementById("explore-visual").textContent.includes("Only the winning moves"));
+  // A partizan game: its canonical form, thermograph and each player's winning moves; clicking
+  // Left's move explores the board after it (a vertical strip of two cells, worth 1).
+  await page.fill("#explore-game", "domineering");
+  await page.fill("#explore-position", "..|..");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-canonical")?.textContent === "±1");
+  await page.waitForFunction(() => document.querySelector("#explore-visual img.thermograph")?.naturalWidth > 0);
+  await page.click("#explore-moves tbody tr:first-child");
+  await page.waitForFunction(() => document.getElementById("explore-position").value === "#.|#.");
+  await page.waitForFunction(() => document.getElementById("explore-canonical")?.textContent === "1");
   await page.goto(`${server.url}#sequences`);
   await page.waitForFunction(() => document.getElementById("sequences-plot").naturalWidth > 0);
   assert.match(await page.locator("#sequences-summary").textContent(), /period 12 from preperiod 71/);

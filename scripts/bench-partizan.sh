@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/partizan-peer-env.sh
-cargo build --release -p sprague --example partizan_values >&2
+cargo build --release -p sprague-cli >&2
 uptime
-"$PEER_PYTHON" scripts/partizan_peer.py bench target/release/examples/partizan_values "$@"
+"$PEER_PYTHON" scripts/partizan_peer.py bench target/release/sprague "$@"
 uptime

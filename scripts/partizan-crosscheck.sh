@@ -13,5 +13,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/partizan-peer-env.sh
-cargo build --release -p sprague --example partizan_values >&2
-"$PEER_PYTHON" scripts/partizan_peer.py crosscheck target/release/examples/partizan_values "$@"
+cargo build --release -p sprague-cli >&2
+"$PEER_PYTHON" scripts/partizan_peer.py crosscheck target/release/sprague "$@"

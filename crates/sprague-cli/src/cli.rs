@@ -12,6 +12,8 @@ Examples:
   sprague moves sub:1,3,4 9               every option with its value
   sprague table 0.137 --to 100            nim values of single heaps
   sprague period kayles                   a certified period
+  sprague value domineering:2x2           a partizan game: canonical form (±1), both players' moves
+  sprague compare cg '^' -- cg '*'        how two games compare (||: confused)
   sprague genus kayles --to 12            misère genus symbols of single heaps
   sprague quotient 0.75                   the misère quotient of a heap game
 
@@ -114,8 +116,14 @@ pub enum NimberOp {
 #[derive(Args, Debug)]
 pub struct PositionArgs {
     /// GAME POSITION... [+ GAME POSITION...]
-    #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+    #[arg(required_unless_present = "batch", num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
     pub words: Vec<String>,
+    /// Read positions from stdin, one a line (`nim 3 4 5`, `kayles 2 + nim 2`; quote a word
+    /// with spaces as a shell would), and print one JSON line each; a bad line prints
+    /// {"error", "line"} and the exit code is 2. Words given before are put in front of every
+    /// line (`sprague value nim --batch` reads heap sizes).
+    #[arg(long, conflicts_with = "position_file")]
+    pub batch: bool,
     /// Read more of the position from FILE (`-` for stdin), words separated by white
     /// space, appended after the ones on the command line: for positions too long for a
     /// command line, such as 10^5 heads of `corners`.
@@ -132,9 +140,10 @@ pub struct PositionArgs {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Outcome, nim value and every winning move of a position.
+    /// Outcome, nim value and every winning move of a position; for partizan games, the
+    /// canonical form, outcome class, mean, temperature and each player's winning moves.
     #[command(
-        after_help = "Examples:\n  sprague value nim 3 4 5 --json\n  sprague value sub:1,3,4 2\n  sprague value kayles 5 + nim 3\n  sprague value nim 1 1 1 --misere\n  sprague value corners --position-file heads.txt"
+        after_help = "Partizan games (kind 'partizan' in 'sprague catalog') print their canonical form in CGSuite's\nnotation, the outcome class (L: Left wins whoever starts, R: Right does, N: the player to move\nwins, P: the player to move loses), mean and temperature (exact; a number's temperature is\nnegative, as in CGSuite), and the moves that win for Left moving first and for Right moving\nfirst. Impartial games may join a partizan sum: they count as their nimbers.\n\nExamples:\n  sprague value nim 3 4 5 --json\n  sprague value sub:1,3,4 2\n  sprague value kayles 5 + nim 3\n  sprague value nim 1 1 1 --misere\n  sprague value corners --position-file heads.txt\n  sprague value domineering:2x2\n  sprague value hackenbush BBR RG --json\n  sprague value cg '{0|{0|0}}'                prints ^, the canonical form\n  sprague value toads-frogs TT..FF + cg '*'\n  printf 'nim 3 4 5\\nkayles 2 + nim 2\\n' | sprague value --batch"
     )]
     Value(PositionArgs),
     /// Every option of a position with its outcome and value.
@@ -307,6 +316,39 @@ pub enum Command {
         /// Force one instruction-set path (auto, portable, avx2, avx2-vpclmul, avx512).
         #[arg(long, hide = true, value_name = "PATH")]
         simd: Option<String>,
+    },
+    /// How two partizan (or impartial) positions compare: <, >, = or || (confused).
+    #[command(
+        after_help = "G > H when Left wins G - H whoever starts, G < H when Right does, G = H when the player to\nmove in G - H loses, and G || H (confused) when the player to move wins. Each side is\nGAME POSITION... and may be a sum with '+'.\n\nExamples:\n  sprague compare cg '^' -- cg 0                     >\n  sprague compare cg '^' -- cg '*'                   ||\n  sprague compare --json domineering:2x2 -- cg '{1|-1}'\n  sprague compare hackenbush BR -- cg 1/2"
+    )]
+    Compare {
+        /// G... -- H...: two positions, each GAME POSITION... [+ GAME POSITION...].
+        #[arg(
+            required = true,
+            num_args = 1..,
+            allow_hyphen_values = true,
+            trailing_var_arg = true,
+            value_name = "G -- H"
+        )]
+        words: Vec<String>,
+        /// Print JSON: {"relation": "<" | ">" | "=" | "||"}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The thermograph of a partizan position: its walls, mean and temperature.
+    #[command(
+        after_help = "The walls are given by their breakpoints (temperature, value) from t = -1 up to the\ntemperature, where they meet and the mast rises at the mean; as in Winning Ways, the SVG draws\nLeft's (positive) values to the left and the temperature upward.\n\nExamples:\n  sprague thermograph cg '{2|-1}'\n  sprague thermograph domineering:3x3 --json\n  sprague thermograph toads-frogs TT..FF --svg tf.svg"
+    )]
+    Thermograph {
+        /// GAME POSITION... [+ GAME POSITION...]
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "GAME POSITION")]
+        words: Vec<String>,
+        /// Print JSON.
+        #[arg(long, conflicts_with = "svg")]
+        json: bool,
+        /// Write the thermograph as an SVG image to FILE (`-` for stdout).
+        #[arg(long, value_name = "FILE")]
+        svg: Option<std::path::PathBuf>,
     },
     /// Every game spec with its parameters, position syntax and a summary.
     Catalog {

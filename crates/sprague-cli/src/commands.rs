@@ -85,15 +85,46 @@ const MAX_ORDER: u64 = 1 << 14;
 pub fn run(cli: Cli) -> Result<()> {
     let catalog = catalog(&cli.script)?;
     match cli.command {
+        Command::Value(args) if args.batch => batch(&catalog, &args),
         Command::Value(args) => {
             let position = position(&catalog, &args)?;
-            let report = sprague::analysis::value(&position, play(args.misere))?;
-            output::value(&report, &position, args.json)
+            let answer = sprague::analysis::answer(&position, play(args.misere))?;
+            output::answer(&answer, &position, args.json)
+        }
+        Command::Compare { words, mut json } => {
+            // Everything after the first position word arrives here, `--` and `--json` too.
+            let mut sides: Vec<Vec<String>> = vec![Vec::new()];
+            for word in words {
+                match word.as_str() {
+                    "--json" => json = true,
+                    "--" => sides.push(Vec::new()),
+                    _ => sides.last_mut().expect("one side at least").push(word),
+                }
+            }
+            let [g, h] = &sides[..] else {
+                return Err(bad(
+                    "write two positions separated by a lone '--': sprague compare G... -- H...",
+                ));
+            };
+            if g.is_empty() || h.is_empty() {
+                return Err(bad("a position is missing on one side of '--'"));
+            }
+            let (g, h) = (catalog.parse_position(g)?, catalog.parse_position(h)?);
+            let relation = sprague::analysis::partizan::compare(&g, &h)?;
+            output::compare(relation, &g, &h, json)
+        }
+        Command::Thermograph { words, json, svg } => {
+            let position = catalog.parse_position(&words)?;
+            let report = sprague::analysis::partizan::thermograph(&position)?;
+            output::thermograph(&report, &position, json, svg.as_deref())
         }
         Command::Moves(args) => {
+            if args.batch {
+                return Err(bad("--batch is for 'value'; 'moves' takes one position"));
+            }
             let position = position(&catalog, &args)?;
-            let report = sprague::analysis::moves(&position, play(args.misere))?;
-            output::moves(&report, &position, args.json)
+            let answer = sprague::analysis::moves_answer(&position, play(args.misere))?;
+            output::moves_answer(&answer, &position, args.json)
         }
         Command::Table {
             game,
@@ -365,6 +396,68 @@ fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> 
 
 /// The position of `value` or `moves`: the words on the command line, then those of the
 /// position file.
+/// `value --batch`: one position a line from stdin (after the words given, if any), one JSON
+/// line each on stdout; a line that fails answers `{"error", "line"}` and the exit code is 2.
+fn batch(catalog: &Catalog, args: &PositionArgs) -> Result<()> {
+    use std::io::{BufRead, Write};
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    let mut failed = 0usize;
+    for (i, line) in stdin.lock().lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let answer = split_line(&line).and_then(|words| {
+            let mut all = args.words.clone();
+            all.extend(words);
+            let position = catalog.parse_position(&all)?;
+            Ok(sprague::analysis::answer(&position, play(args.misere))?)
+        });
+        match answer {
+            Ok(answer) => serde_json::to_writer(&mut out, &answer)?,
+            Err(e) => {
+                failed += 1;
+                let error = serde_json::json!({"error": e.to_string(), "line": i + 1});
+                serde_json::to_writer(&mut out, &error)?;
+            }
+        }
+        writeln!(out)?;
+        out.flush()?;
+    }
+    if failed > 0 {
+        return Err(bad(format!(
+            "{failed} line(s) of the batch failed; see their \"error\" objects"
+        )));
+    }
+    Ok(())
+}
+
+/// A batch line's words: white space separates them, and '...' or "..." quote a word with
+/// spaces (`cg '{2|1||0} + ^'`), as a shell would.
+fn split_line(line: &str) -> Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    for ch in line.chars() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(ch);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    if let Some(q) = quote {
+        return Err(bad(format!("unclosed {q} in the line '{line}'")));
+    }
+    words.extend(word);
+    Ok(words)
+}
+
 fn position(catalog: &Catalog, args: &PositionArgs) -> Result<sprague::erased::Position> {
     let mut words = args.words.clone();
     if let Some(path) = &args.position_file {

@@ -3,12 +3,14 @@
 use crate::cli::NimberOp;
 use anyhow::Result;
 use serde::Serialize;
-use sprague::analysis::{MovesReport, ValueReport};
+use sprague::analysis::partizan::{PartizanMoves, PartizanReport, ThermographReport};
+use sprague::analysis::{Answer, MovesAnswer, MovesReport, ValueReport};
 use sprague::catalog::Entry;
 use sprague::erased::Position;
 use sprague::game::{Outcome, Play, SolveReport};
 use sprague::heap::{PeriodReport, PeriodSearch, Table, TableReport};
 use sprague::nimber::Nimber;
+use sprague::partizan::{Outcome as PartizanOutcome, Relation};
 use sprague::quotient::{GenusReport, Quotient, QuotientReport, Search};
 use sprague::solve::GraphReport;
 use std::io::{self, BufWriter, Write};
@@ -82,7 +84,156 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
     Ok(())
 }
 
-pub fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result<()> {
+pub fn answer(answer: &Answer, position: &Position, as_json: bool) -> Result<()> {
+    match answer {
+        Answer::Value(report) => value(report, position, as_json),
+        Answer::Partizan(report) => partizan_value(report, position, as_json),
+    }
+}
+
+fn partizan_value(report: &PartizanReport, position: &Position, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    writeln!(out, "position:       {position}")?;
+    writeln!(out, "canonical form: {}", report.canonical_form)?;
+    let outcome = match report.outcome {
+        PartizanOutcome::L => "L (Left wins, whoever starts)",
+        PartizanOutcome::R => "R (Right wins, whoever starts)",
+        PartizanOutcome::N => "N (the player to move wins)",
+        PartizanOutcome::P => "P (the player to move loses)",
+    };
+    writeln!(out, "outcome:        {outcome}")?;
+    if let Some(g) = report.nim_value {
+        writeln!(out, "nim value:      {g}")?;
+    }
+    writeln!(out, "mean:           {}", report.mean)?;
+    writeln!(out, "temperature:    {}", report.temperature)?;
+    for (who, moves) in [
+        ("Left", &report.left_winning_moves),
+        ("Right", &report.right_winning_moves),
+    ] {
+        if moves.is_empty() {
+            writeln!(out, "{who} moving first: no winning move")?;
+            continue;
+        }
+        writeln!(out, "{who} moving first wins with:")?;
+        let width = moves.iter().map(|m| m.text.len()).max().unwrap_or(0);
+        for m in moves {
+            writeln!(out, "  {:width$}  => {}", m.text, m.display)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub fn compare(relation: Relation, g: &Position, h: &Position, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(&serde_json::json!({ "relation": relation.symbol() }));
+    }
+    let mut out = stdout();
+    writeln!(out, "{}", relation.symbol())?;
+    let words = match relation {
+        Relation::Less => "is less than (Right wins the difference whoever starts)",
+        Relation::Equal => "equals (the player to move in the difference loses)",
+        Relation::Greater => "is greater than (Left wins the difference whoever starts)",
+        Relation::Confused => "is confused with (the player to move in the difference wins)",
+    };
+    eprintln!("{g} {words} {h}");
+    out.flush()?;
+    Ok(())
+}
+
+pub fn thermograph(
+    report: &ThermographReport,
+    position: &Position,
+    as_json: bool,
+    svg: Option<&std::path::Path>,
+) -> Result<()> {
+    if let Some(path) = svg {
+        if path.as_os_str() == "-" {
+            let mut out = stdout();
+            out.write_all(report.svg.as_bytes())?;
+            out.flush()?;
+        } else {
+            std::fs::write(path, &report.svg).map_err(|e| sprague::Error::Io {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            })?;
+            eprintln!("wrote {}", path.display());
+        }
+        return Ok(());
+    }
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    writeln!(out, "position:       {position}")?;
+    writeln!(out, "canonical form: {}", report.canonical_form)?;
+    writeln!(out, "mean:           {}", report.mean)?;
+    writeln!(out, "temperature:    {}", report.temperature)?;
+    for (name, wall) in [
+        ("left wall", &report.left_wall),
+        ("right wall", &report.right_wall),
+    ] {
+        let points: Vec<String> = wall
+            .iter()
+            .map(|p| format!("({}, {})", p.t, p.value))
+            .collect();
+        writeln!(out, "{name:<15} (t, value): {}", points.join(" "))?;
+    }
+    writeln!(
+        out,
+        "mast:           value {} above t = {}",
+        report.mean, report.temperature
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
+pub fn moves_answer(answer: &MovesAnswer, position: &Position, as_json: bool) -> Result<()> {
+    match answer {
+        MovesAnswer::Moves(report) => moves(report, position, as_json),
+        MovesAnswer::Partizan(report) => partizan_moves(report, position, as_json),
+    }
+}
+
+fn partizan_moves(report: &PartizanMoves, position: &Position, as_json: bool) -> Result<()> {
+    if as_json {
+        return json(report);
+    }
+    let mut out = stdout();
+    writeln!(out, "position: {position}")?;
+    for (who, moves) in [("Left", &report.left_moves), ("Right", &report.right_moves)] {
+        if moves.is_empty() {
+            writeln!(out, "{who}: no moves")?;
+            continue;
+        }
+        writeln!(
+            out,
+            "{who}'s moves (value after the move; * marks a win for {who} moving first):"
+        )?;
+        let width = moves.iter().map(|m| m.text.len()).max().unwrap_or(0);
+        let form = moves
+            .iter()
+            .map(|m| m.canonical_form.len())
+            .max()
+            .unwrap_or(0);
+        for m in moves {
+            let mark = if m.wins { '*' } else { ' ' };
+            writeln!(
+                out,
+                "  {mark} {:width$}  {:form$}  => {}",
+                m.text, m.canonical_form, m.display
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result<()> {
     if as_json {
         return json(report);
     }

@@ -3,5 +3,6 @@
 mod cli;
 mod common;
 mod misere;
+mod partizan;
 mod script;
 mod serve;

@@ -81,8 +81,7 @@ async function loadCatalog() {
 }
 
 function syntaxHint() {
-  const game = $("explore-game").value.trim().toLowerCase();
-  const entry = catalog.find((e) => e.spec === game) || catalog.find((e) => game === e.name || game.startsWith(`${e.name}:`));
+  const entry = entryOf($("explore-game").value);
   $("explore-syntax").textContent = entry
     ? `Position: ${entry.position}. Example: ${entry.example}. Join a sum of games with " + ".`
     : "";
@@ -93,7 +92,8 @@ function pickFromCatalog() {
   if (!entry) return;
   const [game, ...rest] = entry.example.split(" ");
   $("explore-game").value = game;
-  $("explore-position").value = rest.join(" ");
+  // The examples are written for a shell: drop its quotes.
+  $("explore-position").value = rest.join(" ").replace(/'/g, "");
   syntaxHint();
   explore();
 }
@@ -105,6 +105,17 @@ async function explore() {
   };
   if ($("explore-misere").checked) params.misere = "1";
   explored.selected = null;
+  if (isPartizan(params)) {
+    try {
+      const [report, moves] = await Promise.all([api("value", params), api("moves", params)]);
+      renderPartizan(report, moves, params);
+      showError("explore-error", null);
+    } catch (error) {
+      $("explore-result").hidden = true;
+      showError("explore-error", error);
+    }
+    return;
+  }
   try {
     const answer = await api("play", params);
     showError("explore-error", null);
@@ -127,6 +138,88 @@ async function explore() {
 }
 
 const explored = { state: null, params: null, selected: null };
+
+/** The catalog entry of a spec, by its name. */
+function entryOf(spec) {
+  const game = spec.trim().toLowerCase();
+  return catalog.find((e) => e.spec === game) || catalog.find((e) => game === e.name || game.startsWith(`${e.name}:`));
+}
+
+/** Whether any game of the sum is partizan (its catalog entry says so). */
+function isPartizan(params) {
+  const games = [params.game];
+  const words = params.position.split(/\s+/);
+  words.forEach((w, i) => {
+    if (w === "+" && i + 1 < words.length) games.push(words[i + 1]);
+  });
+  return games.some((g) => entryOf(g)?.kind === "partizan");
+}
+
+/** A position's JSON as the words after its game (heaps joined by spaces). */
+function positionWords(json) {
+  return Array.isArray(json) ? json.join(" ") : String(json);
+}
+
+/** The game and position fields that name a partizan move's result. */
+function partizanTarget(report, m) {
+  if (!Array.isArray(m.position) || typeof m.position[0] !== "object") {
+    return { game: report.game, next: positionWords(m.position) };
+  }
+  const [first, ...rest] = m.position;
+  const next = [positionWords(first.position), ...rest.map((c) => `+ ${c.game} ${positionWords(c.position)}`)];
+  return { game: first.game, next: next.join(" ") };
+}
+
+const classWords = {
+  L: "L: Left wins, whoever starts",
+  R: "R: Right wins, whoever starts",
+  N: "N: the player to move wins",
+  P: "P: the player to move loses",
+};
+
+/** A partizan position: canonical form, outcome class, mean, temperature, the thermograph,
+ * and each player's moves with the value after them (green: wins for the mover). */
+/** Names the third column of the moves table. */
+function thirdColumn(name) {
+  $("explore-moves").querySelectorAll("th")[2].textContent = name;
+}
+
+function renderPartizan(report, moves, params) {
+  thirdColumn("value after");
+  const summary = $("explore-summary");
+  summary.replaceChildren(
+    element("span", { class: `badge ${report.outcome === "P" ? "P" : "N"}`, text: report.outcome }),
+    element("span", { text: classWords[report.outcome] }),
+    element("span", {}, ["canonical form ", element("span", { class: "big", id: "explore-canonical", text: report.canonical_form })]),
+    element("span", {}, ["mean ", element("span", { class: "big", text: report.mean })]),
+    element("span", {}, ["temperature ", element("span", { class: "big", text: report.temperature })]),
+  );
+  const query = new URLSearchParams({ game: params.game, position: params.position }).toString();
+  $("explore-visual").replaceChildren(
+    element("img", { src: `/api/thermograph.svg?${query}`, alt: `thermograph of ${report.canonical_form}`, class: "thermograph" }),
+  );
+  const body = $("explore-moves").querySelector("tbody");
+  body.replaceChildren();
+  for (const [who, list] of [["Left", moves.left_moves], ["Right", moves.right_moves]]) {
+    for (const m of list) {
+      const target = partizanTarget(report, m);
+      const row = element("tr", { title: "explore this position", onclick: () => goTo(target) }, [
+        element("td", { text: `${who}: ${m.move}` }),
+        element("td", { text: m.wins ? `wins for ${who}` : `loses for ${who}` }),
+        element("td", { text: m.canonical_form }),
+        element("td", { text: "–" }),
+        element("td", { text: `${target.game} ${target.next}` }),
+      ]);
+      shade(row, m.wins ? "win" : "lose", 0, 0);
+      body.append(row);
+    }
+    if (list.length === 0) {
+      body.append(element("tr", {}, [element("td", { colspan: "5", text: `${who} has no move` })]));
+    }
+  }
+  setJsonLinks(params);
+  $("explore-result").hidden = false;
+}
 
 function goTo(m) {
   $("explore-game").value = m.game;
@@ -151,6 +244,7 @@ function renderSummary(state) {
 }
 
 function renderValueOnly(report, params, why) {
+  thirdColumn("nim value");
   renderSummary(report);
   $("explore-quotient").hidden = true;
   $("explore-visual").replaceChildren(element("p", { class: "hint", text: `Only the winning moves are listed: ${why}.` }));
@@ -178,6 +272,7 @@ function setJsonLinks(params) {
 }
 
 function renderExplore(state, params) {
+  thirdColumn("nim value");
   explored.state = state;
   explored.params = params;
   renderSummary(state);

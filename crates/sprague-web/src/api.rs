@@ -38,6 +38,8 @@ pub(crate) fn routes(state: AppState) -> axum::Router {
         .route("/api/genus", get(genus))
         .route("/api/quotient", get(quotient))
         .route("/api/play", get(play))
+        .route("/api/thermograph", get(thermograph))
+        .route("/api/thermograph.svg", get(thermograph_svg))
         .route("/api/plot/table.svg", get(plot_table))
         .route("/api/plot/history.svg", get(plot_history))
         .fallback(|| async {
@@ -162,10 +164,35 @@ async fn value(State(state): State<AppState>, params: Params) -> Answer {
     let report = state
         .run(move || {
             let position = catalog.parse_position(&words)?;
-            Ok(sprague::analysis::value(&position, play)?)
+            Ok(sprague::analysis::answer(&position, play)?)
         })
         .await?;
     json(&report)
+}
+
+/// The thermograph of the request's position.
+async fn thermograph_of(
+    state: &AppState,
+    params: &Params,
+) -> Result<sprague::analysis::partizan::ThermographReport, ApiError> {
+    let words = words(params, &state.limits)?;
+    let catalog = state.catalog.clone();
+    state
+        .run(move || {
+            let position = catalog.parse_position(&words)?;
+            Ok(sprague::analysis::partizan::thermograph(&position)?)
+        })
+        .await
+}
+
+/// `GET /api/thermograph?game=G&position=P`: the CLI's `thermograph --json`.
+async fn thermograph(State(state): State<AppState>, params: Params) -> Answer {
+    json(&thermograph_of(&state, &params).await?)
+}
+
+/// `GET /api/thermograph.svg?game=G&position=P`: the thermograph drawn, as the CLI's `--svg`.
+async fn thermograph_svg(State(state): State<AppState>, params: Params) -> Answer {
+    svg(thermograph_of(&state, &params).await?.svg)
 }
 
 async fn moves(State(state): State<AppState>, params: Params) -> Answer {
@@ -175,7 +202,7 @@ async fn moves(State(state): State<AppState>, params: Params) -> Answer {
     let report = state
         .run(move || {
             let position = catalog.parse_position(&words)?;
-            Ok(sprague::analysis::moves(&position, play)?)
+            Ok(sprague::analysis::moves_answer(&position, play)?)
         })
         .await?;
     json(&report)

@@ -395,6 +395,32 @@ async fn the_page_and_its_assets_are_served() {
 }
 
 #[tokio::test]
+async fn partizan_positions_answer_canonical_forms_and_thermographs() {
+    let v = get_json("/api/value?game=domineering:2x2").await;
+    assert_eq!(v["canonical_form"], "±1");
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["left_winning_moves"].as_array().unwrap().len(), 2);
+    // An impartial game joins a partizan sum as its nimber: ^ + * + *2 is ^*3.
+    let v = get_json("/api/value?game=cg&position=%5E%20%2B%20nim%201%202").await;
+    assert_eq!(v["canonical_form"], "^*3");
+    let t = get_json("/api/thermograph?game=cg&position=%7B2%7C-1%7D").await;
+    assert_eq!(t["temperature"], "3/2");
+    assert_eq!(t["mean"], "1/2");
+    let (status, content_type, body) =
+        get("/api/thermograph.svg?game=cg&position=%7B2%7C-1%7D").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(content_type, "image/svg+xml");
+    assert!(body.starts_with("<svg") && body.contains("polyline"));
+    assert_error(
+        Limits::default(),
+        "/api/value?game=domineering&position=..%7C.x",
+        StatusCode::BAD_REQUEST,
+        "unexpected 'x'",
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn genus_and_quotient_answer_the_command_line_json() {
     let kayles = sprague::heap::Code::parse("0.77").unwrap();
     let genus = get_json("/api/genus?game=kayles&to=6").await;

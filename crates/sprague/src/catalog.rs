@@ -19,9 +19,12 @@
 //! # Ok::<(), sprague::Error>(())
 //! ```
 
-use crate::erased::{parse_sum, DynGame, EvaluatedGame, ImpartialGame, Position};
+use crate::erased::Ruleset;
+use crate::erased::{parse_sum, DynGame, EvaluatedGame, ImpartialGame, PartizanGame, Position};
 use crate::error::{Error, Result};
 use crate::game::{Evaluated, Impartial, Notation};
+use crate::games::toads_frogs;
+use crate::games::{amazons, cg, clobber, col_snort, cutcake, domineering, grid, hackenbush};
 use crate::games::{
     cards, circle, coins, ends, fibonacci, flipping, median, mnk, moore, nim, octal,
 };
@@ -49,6 +52,9 @@ pub enum Kind {
     Loopy,
     /// A game written as a script: its kind depends on the script.
     Script,
+    /// Partizan: Left and Right have moves of their own; values are canonical forms (CGSuite's
+    /// notation), summable with each other and with impartial games (as nimbers).
+    Partizan,
 }
 
 /// How front ends draw an entry's positions (the exact board size comes with the game).
@@ -245,6 +251,10 @@ where
     Arc::new(EvaluatedGame::new(spec, game))
 }
 
+fn partizan<G: Ruleset>(spec: impl Into<String>, game: G, start: Option<G::Position>) -> GameRef {
+    Arc::new(PartizanGame::with_start(spec, game, start))
+}
+
 /// Wraps a family's own reason as a spec error.
 fn spec_error<T>(spec: &Spec<'_>, result: std::result::Result<T, String>) -> Result<T> {
     result.map_err(|r| spec.error(r))
@@ -384,6 +394,93 @@ fn build_teeko(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
     let game = quixo::SquareGame::new(teeko::Teeko::new(), settings.store.clone());
     Ok(evaluated("teeko", game))
+}
+
+/// The size of `name:RxC`, if given, with the spec written back.
+fn board_size(s: &Spec<'_>) -> Result<Option<(String, usize, usize)>> {
+    match s.params {
+        None => Ok(None),
+        Some(p) => {
+            let (rows, cols) =
+                grid::Grid::parse_size(p.trim()).map_err(|e| s.error(e.to_string()))?;
+            Ok(Some((format!("{}:{rows}x{cols}", s.name), rows, cols)))
+        }
+    }
+}
+
+/// A board's text from a function of the cell.
+fn board_of(rows: usize, cols: usize, cell: impl Fn(usize, usize) -> char) -> String {
+    let rows: Vec<String> = (0..rows)
+        .map(|r| (0..cols).map(|c| cell(r, c)).collect())
+        .collect();
+    rows.join("|")
+}
+
+fn build_domineering(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    use domineering::Domineering;
+    Ok(match board_size(s)? {
+        None => partizan("domineering", Domineering, None),
+        Some((spec, rows, cols)) => {
+            let start = Domineering::rectangle(rows, cols).map_err(|e| s.error(e.to_string()))?;
+            partizan(spec, Domineering, Some(start))
+        }
+    })
+}
+
+fn build_clobber(s: &Spec<'_>, _: &Settings, rules: clobber::Rules) -> Result<GameRef> {
+    let game = clobber::Clobber(rules);
+    Ok(match board_size(s)? {
+        None => partizan(s.name, game, None),
+        Some((spec, rows, cols)) => {
+            // The usual start: a full checkerboard, Left's stone in the top-left corner.
+            let text = board_of(rows, cols, |r, c| if (r + c) % 2 == 0 { 'x' } else { 'o' });
+            let start = clobber::Stones::parse(&text).map_err(|e| s.error(e.to_string()))?;
+            partizan(spec, game, Some(start))
+        }
+    })
+}
+
+fn build_amazons(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    use amazons::Amazons;
+    Ok(match board_size(s)? {
+        None => partizan("amazons", Amazons, None),
+        Some((spec, rows, cols)) => {
+            // Left's amazon in the top-left corner, Right's in the bottom-right one.
+            let last = (rows - 1, cols - 1);
+            let text = board_of(rows, cols, |r, c| match (r, c) {
+                (0, 0) => 'x',
+                p if p == last => 'o',
+                _ => '.',
+            });
+            let start = Amazons::parse(&text).map_err(|e| s.error(e.to_string()))?;
+            partizan(spec, Amazons, Some(start))
+        }
+    })
+}
+
+fn build_hackenbush(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(partizan("hackenbush", hackenbush::Hackenbush, None))
+}
+
+fn build_toads_frogs(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(partizan("toads-frogs", toads_frogs::ToadsFrogs, None))
+}
+
+fn build_cutcake(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(partizan("cutcake", cutcake::Cutcake, None))
+}
+
+fn build_col_snort(s: &Spec<'_>, rules: col_snort::Rules) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(partizan(s.name, col_snort::ColSnort(rules), None))
+}
+
+fn build_cg(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    s.no_params()?;
+    Ok(partizan("cg", cg::Cg::default(), None))
 }
 
 #[cfg(feature = "rhai")]
@@ -817,6 +914,126 @@ pub static ENTRIES: &[Entry] = &[
         layout: Shape::Board,
         matcher: Matcher::Name("connect"),
         build: build_connect,
+    },
+    Entry {
+        spec: "domineering:RxC",
+        params: "optional R×C: the empty board of R rows and C columns, when no board is given (at most 128 cells)",
+        position: "a board, rows joined by | (or /) as in CGSuite's grids: . empty, # blocked (e.g. '...|.#.|...')",
+        summary: "Domineering: place a domino on two empty adjacent cells; Left places them vertically, Right horizontally (CGSuite's convention); the player who cannot loses; moves read (1,2)-(2,2)",
+        example: "domineering:2x2",
+        examples: &["domineering '....|.#..|....'", "domineering:4x4"],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("domineering"),
+        build: build_domineering,
+    },
+    Entry {
+        spec: "hackenbush",
+        params: "",
+        position: "stalks from the ground up, one word each: B blue (Left's), R red (Right's), G green (either's), e.g. BBR RG; 0 for nothing; a graph grounded at vertex 0 as edges u-v:C joined by commas (0-1:B,1-2:R,1-2:G)",
+        summary: "Hackenbush: Left (Blue) cuts a blue or green edge, Right (Red) a red or green one; what no longer touches the ground falls; moves read cut u-v",
+        example: "hackenbush BBR RG",
+        examples: &["hackenbush BR", "hackenbush 0-1:B,1-2:R,1-2:G"],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("hackenbush"),
+        build: build_hackenbush,
+    },
+    Entry {
+        spec: "toads-frogs",
+        params: "",
+        position: "a strip of T (toads, Left's, moving right), F (frogs, Right's, moving left) and . (at most 256 squares)",
+        summary: "Toads and Frogs: a toad or frog steps into the empty square ahead or jumps one opposing piece into the empty square beyond; moves read T 2-3",
+        example: "toads-frogs TT..FF",
+        examples: &["toads-frogs T.F"],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("toads-frogs"),
+        build: build_toads_frogs,
+    },
+    Entry {
+        spec: "clobber:RxC",
+        params: "optional R×C: the full checkerboard of R rows and C columns (x in the top-left corner), when no board is given",
+        position: "a board, rows joined by |: x Left's stones, o Right's, . empty, # off the board",
+        summary: "Clobber: move a stone of yours onto an orthogonally adjacent stone of the opponent's, removing it; moves read (1,1)-(1,2)",
+        example: "clobber xo|ox",
+        examples: &["clobber:2x3"],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("clobber"),
+        build: |s, settings| build_clobber(s, settings, clobber::Rules::Clobber),
+    },
+    Entry {
+        spec: "konane:RxC",
+        params: "optional R×C: the full checkerboard of R rows and C columns, when no board is given",
+        position: "a board as for clobber: x Left's stones, o Right's, . empty, # off the board",
+        summary: "Konane: jump a stone of yours over an orthogonally adjacent opposing stone into the empty cell beyond, removing it, and keep jumping in the same direction if you like",
+        example: "konane xo.|...",
+        examples: &[],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("konane"),
+        build: |s, settings| build_clobber(s, settings, clobber::Rules::Konane),
+    },
+    Entry {
+        spec: "cutcake",
+        params: "",
+        position: "pieces RxC (R rows by C columns, sides up to 64), e.g. 2x3 1x4",
+        summary: "Cutcake: Left cuts a piece vertically (splitting its columns), Right horizontally (splitting its rows); moves read cut RxC at a",
+        example: "cutcake 2x3 1x4",
+        examples: &[],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("cutcake"),
+        build: build_cutcake,
+    },
+    Entry {
+        spec: "col",
+        params: "",
+        position: "a graph N:u-v,u-v,... (N vertices numbered from 0, then the edges; at most 62 vertices), optionally ;0B,3R for vertices already coloured",
+        summary: "Col: colour an uncoloured vertex, Left blue, Right red, never next to a vertex of your own colour; moves read colour V",
+        example: "col 4:0-1,1-2,2-3",
+        examples: &[],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("col"),
+        build: |s, _| build_col_snort(s, col_snort::Rules::Col),
+    },
+    Entry {
+        spec: "snort",
+        params: "",
+        position: "a graph as for col",
+        summary: "Snort: colour an uncoloured vertex, Left blue, Right red, never next to a vertex of the opponent's colour; moves read colour V",
+        example: "snort 4:0-1,1-2,2-3",
+        examples: &[],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("snort"),
+        build: |s, _| build_col_snort(s, col_snort::Rules::Snort),
+    },
+    Entry {
+        spec: "amazons:RxC",
+        params: "optional R×C: when no board is given, the R×C board with Left's amazon in the top-left corner and Right's in the bottom-right one",
+        position: "a small board, rows joined by |: x Left's amazons, o Right's, . empty, # burnt",
+        summary: "Amazons: move an amazon of yours like a chess queen, then shoot an arrow from where it lands, like a queen; the arrow burns its cell; moves read (1,1)-(2,2)/(1,2)",
+        example: "amazons x..|..o",
+        examples: &["amazons:2x3"],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("amazons"),
+        build: build_amazons,
+    },
+    Entry {
+        spec: "cg",
+        params: "",
+        position: "a value in CGSuite's notation, one argument: 0, *, *3, 1/2, -3/4, ^, v, ^*, ^2, v3*, ±1 (or +-1), {1|-1}, {2|1||0}, {0,*|0}, with + and - between terms",
+        summary: "a short partizan game written as its value: its canonical form, summable with any partizan or impartial game; moves read to V (an option's canonical form)",
+        example: "cg '{2|1||0}+^'",
+        examples: &["cg '{0|{0|0}}'"],
+        kind: Kind::Partizan,
+        layout: Shape::Text,
+        matcher: Matcher::Name("cg"),
+        build: build_cg,
     },
     #[cfg(feature = "rhai")]
     Entry {

@@ -87,7 +87,7 @@ pub fn find_move(moves: &[Rated], parts: usize, input: &str) -> std::result::Res
 pub fn final_outcome(position: &Position, play: Play) -> Result<Outcome> {
     Ok(match position {
         Position::Single(s) => s.evaluate()?.outcome,
-        Position::Sum(_) => match play {
+        Position::Sum(_) | Position::Partizan(_) => match play {
             Play::Normal => Outcome::P,
             Play::Misere => Outcome::N,
         },

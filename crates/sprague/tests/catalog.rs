@@ -9,8 +9,9 @@
 
 use sprague::analysis::{self, rate, Which};
 use sprague::catalog::{Catalog, Kind};
-use sprague::erased::{Part, Position, SumGame};
+use sprague::erased::{Component, Part, Position, SumGame};
 use sprague::game::{Impartial, Outcome, Play};
+use sprague::partizan::{Canonical, Outcome as Class, Side};
 use sprague::play::XorShift;
 use sprague::solve::{mex, Search};
 use std::collections::{HashMap, HashSet};
@@ -18,13 +19,22 @@ use std::collections::{HashMap, HashSet};
 /// The most sums plain search may visit for one sample; larger samples are skipped.
 const BRUTE_LIMIT: usize = 4_000;
 
-/// The words of an example, with script paths made absolute (tests run in the crate's folder).
+/// The words of an example as a shell splits them (`'...'` is one word), with script paths
+/// made absolute (tests run in the crate's folder).
 fn example_words(example: &str) -> Vec<String> {
-    example
-        .split_whitespace()
+    let mut words = Vec::new();
+    for (i, chunk) in example.split('\'').enumerate() {
+        if i % 2 == 1 {
+            words.push(chunk.to_string());
+        } else {
+            words.extend(chunk.split_whitespace().map(String::from));
+        }
+    }
+    words
+        .into_iter()
         .map(|w| match w.strip_prefix("script:") {
             Some(path) => format!("script:{}/../../{path}", env!("CARGO_MANIFEST_DIR")),
-            None => w.to_string(),
+            None => w,
         })
         .collect()
 }
@@ -89,6 +99,24 @@ fn step(position: &Position, rng: &mut XorShift) -> Option<Position> {
             }
             let i = rng.below(moves.len() as u64) as usize;
             Some(Position::Single(moves.swap_remove(i).1))
+        }
+        Position::Partizan(components) => {
+            let side = if rng.below(2) == 0 {
+                Side::Left
+            } else {
+                Side::Right
+            };
+            let mut moves: Vec<(usize, Component)> = Vec::new();
+            for (i, c) in components.iter().enumerate() {
+                moves.extend(c.moves(side).ok()?.into_iter().map(|(_, m)| (i, m)));
+            }
+            if moves.is_empty() {
+                return None;
+            }
+            let (i, option) = moves.swap_remove(rng.below(moves.len() as u64) as usize);
+            let mut next = components.clone();
+            next[i] = option;
+            Some(Position::Partizan(next))
         }
         Position::Sum(_) => {
             let parts = position.parts();
@@ -209,6 +237,101 @@ fn check_impartial(position: &Position, label: &str) -> bool {
     true
 }
 
+/// The canonical form of a partizan sum by plain search: from the options of the whole sum
+/// (no regions, symmetries or transposition of components), memoised by the written position.
+struct PlainPartizan {
+    memo: HashMap<String, Canonical>,
+    visits: usize,
+}
+
+impl PlainPartizan {
+    fn new() -> PlainPartizan {
+        PlainPartizan {
+            memo: HashMap::new(),
+            visits: 0,
+        }
+    }
+
+    /// `None` when the sum is too large.
+    fn value(&mut self, components: &[Component]) -> Option<Canonical> {
+        let key = Position::Partizan(components.to_vec()).to_string();
+        if let Some(g) = self.memo.get(&key) {
+            return Some(g.clone());
+        }
+        self.visits += 1;
+        if self.visits > BRUTE_LIMIT {
+            return None;
+        }
+        let mut options = [Vec::new(), Vec::new()];
+        for (k, side) in [Side::Left, Side::Right].into_iter().enumerate() {
+            for (i, c) in components.iter().enumerate() {
+                for (_, option) in c.moves(side).ok()? {
+                    let mut next = components.to_vec();
+                    next[i] = option;
+                    options[k].push(self.value(&next)?);
+                }
+            }
+        }
+        let g = Canonical::from_options(&options[0], &options[1]);
+        self.memo.insert(key, g.clone());
+        Some(g)
+    }
+}
+
+/// Checks a partizan sum (or an impartial one seen as partizan) against plain search: its
+/// canonical form, outcome class, nim value and both players' winning moves. Returns whether
+/// it was small enough to check.
+fn check_partizan(position: &Position, label: &str) -> bool {
+    let components = position.to_partizan().expect("partizan or impartial");
+    let mut plain = PlainPartizan::new();
+    let Some(g) = plain.value(&components) else {
+        return false;
+    };
+    let report = analysis::partizan::value(position)
+        .unwrap_or_else(|e| panic!("{label}: {position}: partizan value failed: {e}"));
+    assert_eq!(
+        report.canonical_form,
+        g.to_string(),
+        "{label}: canonical form of {position}"
+    );
+    assert_eq!(
+        report.outcome,
+        g.outcome(),
+        "{label}: outcome of {position}"
+    );
+    assert_eq!(
+        report.nim_value,
+        g.as_nimber().map(u64::from),
+        "{label}: nim value of {position}"
+    );
+    for (side, found) in [
+        (Side::Left, &report.left_winning_moves),
+        (Side::Right, &report.right_winning_moves),
+    ] {
+        let mut expected = HashSet::new();
+        for (i, c) in components.iter().enumerate() {
+            for (_, option) in c.moves(side).expect("listed above") {
+                let mut next = components.clone();
+                next[i] = option;
+                let v = plain.value(&next).expect("valued above");
+                let wins = match side {
+                    Side::Left => matches!(v.outcome(), Class::L | Class::P),
+                    Side::Right => matches!(v.outcome(), Class::R | Class::P),
+                };
+                if wins {
+                    expected.insert(Position::Partizan(next).to_string());
+                }
+            }
+        }
+        let found: HashSet<String> = found.iter().map(|m| m.display.clone()).collect();
+        assert_eq!(
+            found, expected,
+            "{label}: {side:?}'s winning moves of {position}"
+        );
+    }
+    true
+}
+
 /// Checks a position of a game that evaluates itself: every move evaluates, the outcome agrees
 /// with its moves' (for games decided by who wins), and the winning moves are legal moves.
 fn check_single(position: &Position, kind: Kind, label: &str) {
@@ -267,6 +390,7 @@ fn every_entry_agrees_with_plain_search() {
     let catalog = Catalog::default();
     let mut rng = XorShift::new(2026);
     let mut impartial: Vec<Position> = Vec::new();
+    let mut partizan: Vec<Position> = Vec::new();
     for entry in Catalog::entries() {
         let examples: Vec<&str> = std::iter::once(entry.example)
             .chain(entry.examples.iter().copied())
@@ -285,6 +409,12 @@ fn every_entry_agrees_with_plain_search() {
                         check_single(&position, entry.kind, entry.spec);
                         checked += 1;
                     }
+                    Position::Partizan(_) => {
+                        if check_partizan(&position, entry.spec) {
+                            checked += 1;
+                            partizan.push(position.clone());
+                        }
+                    }
                     Position::Sum(_) => {
                         if check_impartial(&position, entry.spec) {
                             checked += 1;
@@ -292,6 +422,8 @@ fn every_entry_agrees_with_plain_search() {
                                 impartial.push(position.clone());
                             }
                         }
+                        // An impartial game is a partizan game whose value is its nimber.
+                        check_partizan(&position, entry.spec);
                     }
                 }
             }
@@ -325,4 +457,34 @@ fn every_entry_agrees_with_plain_search() {
         sums >= 10,
         "only {sums} sums of two games were small enough to check"
     );
+    // Partizan sums of two games, and of a partizan game with an impartial one.
+    let mut sums = 0;
+    for round in 0..60 {
+        let a = &partizan[rng.below(partizan.len() as u64) as usize];
+        let b = if round % 2 == 0 {
+            &partizan[rng.below(partizan.len() as u64) as usize]
+        } else {
+            &impartial[rng.below(impartial.len() as u64) as usize]
+        };
+        let words: Vec<String> = [a.to_string(), "+".into(), b.to_string()]
+            .iter()
+            .flat_map(|w| shell_words(w))
+            .collect();
+        let sum = catalog
+            .parse_position(&words)
+            .unwrap_or_else(|e| panic!("{a} + {b} does not parse back: {e}"));
+        if check_partizan(&sum, "partizan sum") {
+            sums += 1;
+        }
+    }
+    assert!(
+        sums >= 10,
+        "only {sums} partizan sums of two games were small enough to check"
+    );
+}
+
+/// A written position's words (positions never hold spaces inside a word, except `cg` values,
+/// which are one word to the parser only after joining: `cg` joins its words again).
+fn shell_words(text: &str) -> Vec<String> {
+    text.split_whitespace().map(String::from).collect()
 }

@@ -4,6 +4,7 @@
 //! panic).
 
 use proptest::prelude::*;
+use sprague::game::Game;
 use sprague::games::amazons::Amazons;
 use sprague::games::clobber::{Clobber, Rules, Stones};
 use sprague::games::col_snort::{self, ColSnort, Coloured};
@@ -19,9 +20,11 @@ use std::collections::HashMap;
 /// A ruleset without its regions and symmetries: every position is valued whole.
 struct Plain<'a, G>(&'a G);
 
-impl<G: Partizan> Partizan for Plain<'_, G> {
+impl<G: Partizan> Game for Plain<'_, G> {
     type Position = G::Position;
+}
 
+impl<G: Partizan> Partizan for Plain<'_, G> {
     fn options(&self, position: &G::Position, side: Side) -> Vec<G::Position> {
         self.0.options(position, side)
     }

@@ -372,6 +372,9 @@ fn error_of(name: &str, source: &str, position: &[&str], limits: Limits) -> (Str
             Parsed::Single(s) => {
                 s.evaluate()?;
             }
+            Parsed::Component(c) => {
+                c.value()?;
+            }
         }
         if let Some(heap) = game.heap() {
             heap.table(50, &())?;

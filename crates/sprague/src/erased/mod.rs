@@ -5,22 +5,27 @@
 //! one of two generic adapters:
 //! - [`ImpartialGame`]: positions split into [`Part`]s, the summands of impartial sums (heaps,
 //!   coin rows, Wythoff pairs), which sum with the parts of every other impartial game;
-//! - [`EvaluatedGame`]: a [`Single`] position that is not summed (boards, scored games).
+//! - [`EvaluatedGame`]: a [`Single`] position that is not summed (boards, scored games);
+//! - [`PartizanGame`]: a [`Component`] of a partizan sum (Domineering, Hackenbush, `cg`
+//!   values), valued by its canonical form; impartial positions join such sums as nimbers.
 //!
 //! A [`Position`] is what a command line names: a sum of [`Segment`]s (one game's parts each),
-//! or one [`Single`] position. [`crate::analysis`] answers questions about it.
+//! a partizan sum of [`Component`]s, or one [`Single`] position. [`crate::analysis`] answers questions about it.
 
 mod evaluated;
 mod impartial;
+mod partizan;
 mod sum;
 
 pub use evaluated::EvaluatedGame;
 pub use impartial::ImpartialGame;
+pub use partizan::{PartizanGame, Ruleset};
 pub use sum::SumGame;
 
 use crate::error::{Error, Result};
 use crate::game::{Evaluation, Layout, Listing, NimValue, Outcome, SolveReport};
 use crate::heap::HeapValues;
+use crate::partizan::{Canonical, Side};
 use crate::progress::Progress;
 use crate::quotient::QuotientCache;
 use serde_json::Value as Json;
@@ -60,6 +65,8 @@ pub enum Parsed {
     Parts(Segment),
     /// A position that is not summed.
     Single(Single),
+    /// A summand of a partizan sum.
+    Component(Component),
 }
 
 /// A move of one part: its text, and the parts it leaves in place of the part (several after a
@@ -264,6 +271,56 @@ impl fmt::Display for Single {
     }
 }
 
+/// The typed side of a [`Component`], implemented once, generically, by the partizan adapter.
+pub(crate) trait ComponentDyn: Send + Sync {
+    fn spec(&self) -> &str;
+    fn layout(&self) -> Layout;
+    fn write(&self) -> String;
+    fn json(&self) -> Json;
+    fn render(&self) -> String;
+    fn value(&self) -> Result<Canonical>;
+    fn moves(&self, side: Side) -> Result<Vec<(String, Component)>>;
+}
+
+/// A summand of a partizan sum: a position of one partizan game (a Domineering board, a
+/// Hackenbush picture, a `cg` value), or of an impartial game, whose value is a nimber.
+#[derive(Clone)]
+pub struct Component(pub(crate) Arc<dyn ComponentDyn>);
+
+impl Component {
+    /// The spec of its game.
+    pub fn game(&self) -> &str {
+        self.0.spec()
+    }
+
+    /// The position as JSON.
+    pub fn to_json(&self) -> Json {
+        self.0.json()
+    }
+
+    /// Its canonical form.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when valuing it needs more memory than allowed.
+    pub fn value(&self) -> Result<Canonical> {
+        self.0.value()
+    }
+
+    /// The moves of `side`, with their text.
+    ///
+    /// # Errors
+    /// [`Error::Limit`] when there are too many to list.
+    pub fn moves(&self, side: Side) -> Result<Vec<(String, Component)>> {
+        self.0.moves(side)
+    }
+}
+
+impl fmt::Display for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.write())
+    }
+}
+
 /// A whole position as the command line takes it: a sum of segments, or one standalone position.
 #[derive(Clone)]
 pub enum Position {
@@ -271,6 +328,18 @@ pub enum Position {
     Sum(Vec<Segment>),
     /// A position of a game that is not summed.
     Single(Single),
+    /// A sum of partizan positions (and impartial ones, as nimbers): `domineering:2x3 + cg ^`.
+    Partizan(Vec<Component>),
+}
+
+/// Writes `spec words` (or the spec alone when there are no words).
+fn write_game(f: &mut fmt::Formatter<'_>, spec: &str, text: &str) -> fmt::Result {
+    f.write_str(spec)?;
+    if text.is_empty() {
+        Ok(())
+    } else {
+        write!(f, " {text}")
+    }
 }
 
 impl Position {
@@ -282,6 +351,33 @@ impl Position {
                 names.join(" + ")
             }
             Position::Single(s) => s.game().to_string(),
+            Position::Partizan(components) => {
+                let names: Vec<&str> = components.iter().map(Component::game).collect();
+                names.join(" + ")
+            }
+        }
+    }
+
+    /// Whether this is a partizan sum (valued by canonical forms, not nim values).
+    pub fn is_partizan(&self) -> bool {
+        matches!(self, Position::Partizan(_))
+    }
+
+    /// The position as a partizan sum: itself, or an impartial sum's games as nimbers.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for a position that is neither (a board solved whole, a scored
+    /// game).
+    pub fn to_partizan(&self) -> Result<Vec<Component>> {
+        match self {
+            Position::Partizan(components) => Ok(components.clone()),
+            Position::Sum(segments) => {
+                Ok(segments.iter().cloned().map(Component::impartial).collect())
+            }
+            Position::Single(s) => Err(Error::Unsupported(format!(
+                "{} is not a short partizan or impartial game: it has no canonical form",
+                s.game()
+            ))),
         }
     }
 
@@ -299,6 +395,13 @@ impl Position {
                     .collect(),
             ),
             Position::Single(s) => s.to_json(),
+            Position::Partizan(components) if components.len() == 1 => components[0].to_json(),
+            Position::Partizan(components) => Json::Array(
+                components
+                    .iter()
+                    .map(|c| serde_json::json!({"game": c.game(), "position": c.to_json()}))
+                    .collect(),
+            ),
         }
     }
 
@@ -307,6 +410,8 @@ impl Position {
     pub fn layout(&self) -> Layout {
         match self {
             Position::Single(s) => s.0.layout(),
+            Position::Partizan(components) if components.len() == 1 => components[0].0.layout(),
+            Position::Partizan(_) => Layout::Text,
             Position::Sum(segments) if segments.len() == 1 => segments[0].game.layout(),
             Position::Sum(segments) => {
                 if segments.iter().all(|s| s.game.layout() == Layout::Heaps) {
@@ -322,7 +427,8 @@ impl Position {
     pub fn render(&self) -> String {
         match self {
             Position::Single(s) => s.0.render(),
-            Position::Sum(_) => self.to_string(),
+            Position::Partizan(components) if components.len() == 1 => components[0].0.render(),
+            Position::Sum(_) | Position::Partizan(_) => self.to_string(),
         }
     }
 
@@ -333,7 +439,7 @@ impl Position {
                 .iter()
                 .flat_map(|s| s.parts.iter().cloned())
                 .collect(),
-            Position::Single(_) => Vec::new(),
+            Position::Single(_) | Position::Partizan(_) => Vec::new(),
         }
     }
 
@@ -365,22 +471,20 @@ impl fmt::Display for Position {
                     if i > 0 {
                         f.write_str(" + ")?;
                     }
-                    f.write_str(s.game.spec())?;
-                    let text = s.game.write(&s.parts);
-                    if !text.is_empty() {
-                        write!(f, " {text}")?;
-                    }
+                    write_game(f, s.game.spec(), &s.game.write(&s.parts))?;
                 }
                 Ok(())
             }
-            Position::Single(s) => {
-                let text = s.to_string();
-                if text.is_empty() {
-                    f.write_str(s.game())
-                } else {
-                    write!(f, "{} {text}", s.game())
+            Position::Partizan(components) => {
+                for (i, c) in components.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" + ")?;
+                    }
+                    write_game(f, c.game(), &c.to_string())?;
                 }
+                Ok(())
             }
+            Position::Single(s) => write_game(f, s.game(), &s.to_string()),
         }
     }
 }
@@ -396,7 +500,8 @@ pub fn parse_sum<S: AsRef<str>>(
 ) -> Result<Position> {
     let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
     let groups: Vec<&[&str]> = words.split(|w| *w == "+").collect();
-    let mut segments = Vec::new();
+    // Each group's summand, in the order written: impartial segments, or partizan components.
+    let mut summands: Vec<std::result::Result<Segment, Component>> = Vec::new();
     let mut single = None;
     for group in &groups {
         let Some((spec, args)) = group.split_first() else {
@@ -407,18 +512,34 @@ pub fn parse_sum<S: AsRef<str>>(
         };
         let game = game(spec)?;
         match game.parse(args)? {
-            Parsed::Parts(segment) => segments.push(segment),
+            Parsed::Parts(segment) => summands.push(Ok(segment)),
+            Parsed::Component(c) => summands.push(Err(c)),
             Parsed::Single(s) if groups.len() == 1 => single = Some(s),
             Parsed::Single(_) => {
                 return Err(Error::Unsupported(format!(
-                    "{} positions cannot be summed with other games: they are not impartial",
+                    "{} positions cannot be summed with other games: they are neither impartial nor short partizan games",
                     game.spec()
                 )))
             }
         }
     }
-    Ok(match single {
-        Some(s) => Position::Single(s),
-        None => Position::Sum(segments),
+    if let Some(s) = single {
+        return Ok(Position::Single(s));
+    }
+    Ok(if summands.iter().any(std::result::Result::is_err) {
+        // Impartial games join a partizan sum as nimbers.
+        Position::Partizan(
+            summands
+                .into_iter()
+                .map(|s| s.map_or_else(|c| c, Component::impartial))
+                .collect(),
+        )
+    } else {
+        Position::Sum(
+            summands
+                .into_iter()
+                .filter_map(std::result::Result::ok)
+                .collect(),
+        )
     })
 }

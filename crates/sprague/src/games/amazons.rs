@@ -12,6 +12,9 @@
 
 use super::clobber::{colour_symmetric_key, Stones};
 use super::grid::{Cells, GridError};
+use crate::game::notation::ParseError;
+use crate::game::{Game, Notation};
+use crate::partizan::game::move_text;
 use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 
@@ -58,9 +61,11 @@ impl Amazons {
     }
 }
 
-impl Partizan for Amazons {
+impl Game for Amazons {
     type Position = Stones;
+}
 
+impl Partizan for Amazons {
     fn options(&self, position: &Stones, side: Side) -> Vec<Stones> {
         let mut options: Vec<Stones> = positions(self.moves(position, side));
         options.sort_unstable();
@@ -127,6 +132,21 @@ impl Partizan for Amazons {
 
     fn key(&self, region: &Stones) -> Keyed<Stones> {
         colour_symmetric_key(region)
+    }
+}
+
+impl Notation for Amazons {
+    fn parse_position(&self, words: &[&str]) -> Result<Stones, ParseError> {
+        let text = super::grid::board_text(words, "x...|...o")?;
+        Amazons::parse(&text).map_err(|e| e.to_string().into())
+    }
+
+    fn write_position(&self, position: &Stones) -> String {
+        position.to_string()
+    }
+
+    fn write_move(&self, from: &Stones, to: &Stones) -> String {
+        move_text(self, from, to)
     }
 }
 

@@ -16,6 +16,9 @@
 //! (which negates).
 
 use super::grid::{canonical_key, Cells, Grid, GridError, Symmetry};
+use crate::game::notation::ParseError;
+use crate::game::{Game, Notation};
+use crate::partizan::game::move_text;
 use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 use std::fmt;
@@ -166,9 +169,11 @@ impl Clobber {
     }
 }
 
-impl Partizan for Clobber {
+impl Game for Clobber {
     type Position = Stones;
+}
 
+impl Partizan for Clobber {
     fn options(&self, position: &Stones, side: Side) -> Vec<Stones> {
         positions(self.generate(position, side))
     }
@@ -227,6 +232,21 @@ pub(super) fn colour_symmetric_key(region: &Stones) -> Keyed<Stones> {
                 negated: false,
             }
         }
+    }
+}
+
+impl Notation for Clobber {
+    fn parse_position(&self, words: &[&str]) -> Result<Stones, ParseError> {
+        let text = super::grid::board_text(words, "xox|oxo")?;
+        Stones::parse(&text).map_err(|e| e.to_string().into())
+    }
+
+    fn write_position(&self, position: &Stones) -> String {
+        position.to_string()
+    }
+
+    fn write_move(&self, from: &Stones, to: &Stones) -> String {
+        move_text(self, from, to)
     }
 }
 

@@ -12,6 +12,9 @@
 //! a connected set of playable uncoloured vertices plus at most one blue and one red vertex
 //! standing for those neighbours. Swapping the colours negates the value.
 
+use crate::game::notation::ParseError;
+use crate::game::{Game, Notation};
+use crate::partizan::game::move_text;
 use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 use std::fmt;
@@ -197,9 +200,11 @@ impl ColSnort {
     }
 }
 
-impl Partizan for ColSnort {
+impl Game for ColSnort {
     type Position = Coloured;
+}
 
+impl Partizan for ColSnort {
     fn options(&self, position: &Coloured, side: Side) -> Vec<Coloured> {
         positions(self.moves(position, side))
     }
@@ -260,6 +265,23 @@ impl Partizan for ColSnort {
                 negated: false,
             }
         }
+    }
+}
+
+impl Notation for ColSnort {
+    fn parse_position(&self, words: &[&str]) -> Result<Coloured, ParseError> {
+        match words {
+            [graph] => graph.parse().map_err(|e: GraphError| e.to_string().into()),
+            _ => Err("a position is one graph N:u-v,u-v,... such as 4:0-1,1-2,2-3".into()),
+        }
+    }
+
+    fn write_position(&self, position: &Coloured) -> String {
+        position.to_string()
+    }
+
+    fn write_move(&self, from: &Coloured, to: &Coloured) -> String {
+        move_text(self, from, to)
     }
 }
 

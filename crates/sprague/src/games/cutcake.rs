@@ -6,6 +6,9 @@
 //! side: `2x3 1x4`. A move is written `cut RxC at a` (after `a` columns for Left, rows for
 //! Right). Every piece is its own region; pieces are integers (Winning Ways).
 
+use crate::game::notation::ParseError;
+use crate::game::{Game, Notation};
+use crate::partizan::game::move_text;
 use crate::partizan::game::positions;
 use crate::partizan::{Partizan, Side};
 use std::fmt;
@@ -69,9 +72,11 @@ impl fmt::Display for Pieces {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Cutcake;
 
-impl Partizan for Cutcake {
+impl Game for Cutcake {
     type Position = Pieces;
+}
 
+impl Partizan for Cutcake {
     fn options(&self, position: &Pieces, side: Side) -> Vec<Pieces> {
         positions(self.moves(position, side))
     }
@@ -100,6 +105,23 @@ impl Partizan for Cutcake {
 
     fn components(&self, position: &Pieces) -> Vec<Pieces> {
         position.0.iter().map(|&p| Pieces(vec![p])).collect()
+    }
+}
+
+impl Notation for Cutcake {
+    fn parse_position(&self, words: &[&str]) -> Result<Pieces, ParseError> {
+        if words.is_empty() {
+            return Err("give pieces RxC, such as 2x3 1x4".into());
+        }
+        Pieces::parse(words).map_err(|e| e.to_string().into())
+    }
+
+    fn write_position(&self, position: &Pieces) -> String {
+        position.to_string()
+    }
+
+    fn write_move(&self, from: &Pieces, to: &Pieces) -> String {
+        move_text(self, from, to)
     }
 }
 

@@ -11,6 +11,9 @@
 //! four that swap rows and columns swap the players, so they negate the value.
 
 use super::grid::{canonical_key, Cells, Grid, GridError, Symmetry};
+use crate::game::notation::ParseError;
+use crate::game::{Game, Notation};
+use crate::partizan::game::move_text;
 use crate::partizan::{Keyed, Partizan, Side};
 
 /// The rules of Domineering (the position is the set of empty cells).
@@ -49,9 +52,11 @@ impl Domineering {
     }
 }
 
-impl Partizan for Domineering {
+impl Game for Domineering {
     type Position = Cells;
+}
 
+impl Partizan for Domineering {
     fn options(&self, position: &Cells, side: Side) -> Vec<Cells> {
         let (mut pairs, step) = Domineering::placements(position, side);
         let mut options = Vec::with_capacity(pairs.count_ones() as usize);
@@ -91,6 +96,21 @@ impl Partizan for Domineering {
             key,
             negated: symmetry.transpose,
         }
+    }
+}
+
+impl Notation for Domineering {
+    fn parse_position(&self, words: &[&str]) -> Result<Cells, ParseError> {
+        let text = super::grid::board_text(words, "...|...")?;
+        Domineering::parse(&text).map_err(|e| e.to_string().into())
+    }
+
+    fn write_position(&self, position: &Cells) -> String {
+        Domineering::to_text(position)
+    }
+
+    fn write_move(&self, from: &Cells, to: &Cells) -> String {
+        move_text(self, from, to)
     }
 }
 

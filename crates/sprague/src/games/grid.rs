@@ -69,6 +69,18 @@ pub enum GridError {
     Size(String),
 }
 
+/// The board a position's words write: rows as one word joined by `|` (or `/`), or one word a
+/// row.
+///
+/// # Errors
+/// A sentence when there are no words.
+pub(crate) fn board_text(words: &[&str], example: &str) -> Result<String, String> {
+    if words.is_empty() {
+        return Err(format!("give a board, such as '{example}'"));
+    }
+    Ok(words.join("|"))
+}
+
 /// A rectangular board of characters, checked: every row has the same length, every cell is
 /// `.`, `#` or one of the game's piece letters, and there are at most [`MAX_CELLS`] cells.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]

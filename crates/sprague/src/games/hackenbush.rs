@@ -23,6 +23,9 @@
 //!
 //! Regions: the components of the graph without its ground vertex, each with its ground edges.
 
+use crate::game::notation::ParseError;
+use crate::game::{Game, Notation};
+use crate::partizan::game::move_text;
 use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 use std::collections::BTreeMap;
@@ -282,9 +285,11 @@ impl fmt::Display for Position {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Hackenbush;
 
-impl Partizan for Hackenbush {
+impl Game for Hackenbush {
     type Position = Position;
+}
 
+impl Partizan for Hackenbush {
     fn options(&self, position: &Position, side: Side) -> Vec<Position> {
         positions(self.moves(position, side))
     }
@@ -356,6 +361,45 @@ impl Partizan for Hackenbush {
                 negated: false,
             }
         }
+    }
+}
+
+impl Notation for Hackenbush {
+    /// Stalks (`BBR RG`), `0` for no edges, a graph's edges `u-v:C,...` grounded at 0 (what
+    /// positions that are not stalks print as), or the words of a graph file (`ground 0 0 1 B
+    /// 1 2 R`, comments removed).
+    fn parse_position(&self, words: &[&str]) -> Result<Position, ParseError> {
+        let parsed = match words {
+            [] | ["0"] => Position::stalks::<&str>(&[]),
+            [edges] if edges.contains(':') => {
+                // `u-v:C,u-v:C`: the graph file format with `,` ending each line.
+                let lines: Vec<String> = edges
+                    .split(',')
+                    .map(|e| e.replace(['-', ':'], " "))
+                    .collect();
+                Position::graph(&lines.join("\n"))
+            }
+            // A graph file's words (`sprague value hackenbush --position-file FILE`): an
+            // optional `ground V`, then `u v C` triples.
+            [first, ..] if *first == "ground" || first.parse::<u32>().is_ok() => {
+                let (ground, edges) = match words {
+                    ["ground", v, rest @ ..] => (format!("ground {v}\n"), rest),
+                    _ => (String::new(), words),
+                };
+                let lines: Vec<String> = edges.chunks(3).map(|e| e.join(" ")).collect();
+                Position::graph(&format!("{ground}{}", lines.join("\n")))
+            }
+            stalks => Position::stalks(stalks),
+        };
+        parsed.map_err(|e| e.to_string().into())
+    }
+
+    fn write_position(&self, position: &Position) -> String {
+        position.to_string()
+    }
+
+    fn write_move(&self, from: &Position, to: &Position) -> String {
+        move_text(self, from, to)
     }
 }
 

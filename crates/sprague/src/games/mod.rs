@@ -3,6 +3,7 @@
 
 pub mod amazons;
 pub mod cards;
+pub mod cg;
 pub mod circle;
 pub mod clobber;
 pub mod coins;

@@ -9,6 +9,9 @@
 //! Regions: toads at the right end and frogs at the left end can never move or be jumped,
 //! so they are trimmed. Reversing the strip and swapping toads and frogs negates the value.
 
+use crate::game::notation::ParseError;
+use crate::game::{Game, Notation};
+use crate::partizan::game::move_text;
 use crate::partizan::game::positions;
 use crate::partizan::{Keyed, Partizan, Side};
 use std::fmt;
@@ -75,9 +78,11 @@ impl fmt::Display for Strip {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ToadsFrogs;
 
-impl Partizan for ToadsFrogs {
+impl Game for ToadsFrogs {
     type Position = Strip;
+}
 
+impl Partizan for ToadsFrogs {
     fn options(&self, position: &Strip, side: Side) -> Vec<Strip> {
         positions(self.moves(position, side))
     }
@@ -148,6 +153,23 @@ impl Partizan for ToadsFrogs {
                 negated: false,
             }
         }
+    }
+}
+
+impl Notation for ToadsFrogs {
+    fn parse_position(&self, words: &[&str]) -> Result<Strip, ParseError> {
+        match words {
+            [strip] => strip.parse().map_err(|e: StripError| e.to_string().into()),
+            _ => Err("a position is one strip of 'T', 'F' and '.', such as TT..FF".into()),
+        }
+    }
+
+    fn write_position(&self, position: &Strip) -> String {
+        position.to_string()
+    }
+
+    fn write_move(&self, from: &Strip, to: &Strip) -> String {
+        move_text(self, from, to)
     }
 }
 

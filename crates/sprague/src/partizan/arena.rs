@@ -104,7 +104,7 @@ impl Relation {
 }
 
 /// The outcome class of a short partizan game: who wins with each player moving first.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize)]
 pub enum Outcome {
     /// Left wins whoever starts (`G > 0`).
     L,

@@ -1,7 +1,7 @@
 //! The trait of partizan rulesets.
 
 use super::arena::Side;
-use std::hash::Hash;
+use crate::game::Game;
 
 /// A region's representative up to the board's symmetries, and whether the region's value is
 /// the negative of the representative's (a symmetry that swaps the players, such as
@@ -14,13 +14,10 @@ pub struct Keyed<P> {
     pub negated: bool,
 }
 
-/// A partizan game: Left and Right have their own options. Values are computed by
+/// A partizan game: Left and Right have their own options (from positions of its [`Game`]). Values are computed by
 /// [`super::Solver`], which splits positions into [`Partizan::components`] and solves each
 /// distinct [`Partizan::key`] once.
-pub trait Partizan {
-    /// A position (checked: every value of this type is legal).
-    type Position: Clone + Eq + Hash;
-
+pub trait Partizan: Game {
     /// The positions `side` can move to.
     fn options(&self, position: &Self::Position, side: Side) -> Vec<Self::Position>;
 
@@ -63,4 +60,14 @@ pub trait Partizan {
 /// The positions of a list of moves, for rulesets whose options come from their moves.
 pub fn positions<P>(moves: Vec<(String, P)>) -> Vec<P> {
     moves.into_iter().map(|(_, p)| p).collect()
+}
+
+/// The text of the move from `from` to `to`, for [`crate::game::Notation::write_move`]: the
+/// first of Left's, then Right's, [`Partizan::moves`] that leads there.
+pub fn move_text<G: Partizan>(game: &G, from: &G::Position, to: &G::Position) -> String {
+    [Side::Left, Side::Right]
+        .into_iter()
+        .flat_map(|side| game.moves(from, side))
+        .find(|(_, p)| p == to)
+        .map_or_else(|| "(not a move)".to_string(), |(text, _)| text)
 }

@@ -23,7 +23,7 @@ pub use canonical::{Canonical, SharedArena};
 pub use dyadic::Dyadic;
 pub use game::{Keyed, Partizan};
 pub use notation::ParseGameError;
-pub use solve::Solver;
+pub use solve::{Memory, Solver};
 pub use thermograph::{Thermograph, Trajectory};
 
 #[cfg(test)]

@@ -47,6 +47,22 @@ pub fn canonical_form<G: Partizan>(game: &G, position: &G::Position) -> Result<S
     Ok(notation::to_notation(&mut solver.arena, g))
 }
 
+/// What a [`Solver`] has learnt (its arena and the values of the regions it met), to carry
+/// from one solver of a ruleset to the next.
+pub struct Memory<P> {
+    arena: Arena,
+    table: HashMap<P, GameId>,
+}
+
+impl<P> Default for Memory<P> {
+    fn default() -> Self {
+        Memory {
+            arena: Arena::new(),
+            table: HashMap::new(),
+        }
+    }
+}
+
 /// Values positions of one ruleset, remembering every region it has valued.
 pub struct Solver<'g, G: Partizan> {
     game: &'g G,
@@ -63,6 +79,25 @@ impl<'g, G: Partizan> Solver<'g, G> {
             arena: Arena::new(),
             table: HashMap::new(),
             memory_limit: DEFAULT_MEMORY_LIMIT,
+        }
+    }
+
+    /// A solver for `game` that starts from what an earlier one learnt (see
+    /// [`Solver::into_memory`]), with the [default memory bound](DEFAULT_MEMORY_LIMIT).
+    pub fn resume(game: &'g G, memory: Memory<G::Position>) -> Self {
+        Solver {
+            game,
+            arena: memory.arena,
+            table: memory.table,
+            memory_limit: DEFAULT_MEMORY_LIMIT,
+        }
+    }
+
+    /// What this solver has learnt, for [`Solver::resume`].
+    pub fn into_memory(self) -> Memory<G::Position> {
+        Memory {
+            arena: self.arena,
+            table: self.table,
         }
     }
 

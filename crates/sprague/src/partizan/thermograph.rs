@@ -525,3 +525,98 @@ fn extreme_integer(arena: &mut Arena, games: &[GameId], least: bool) -> Option<G
     }
     best.map(|n| arena.integer(n))
 }
+
+fn to_f64(x: Dyadic) -> f64 {
+    // Exponents stay below 2^24 (MAX_EXPONENT), so this is exact.
+    x.numerator() as f64 / (1u64 << x.exponent()) as f64
+}
+
+impl Thermograph {
+    /// The thermograph drawn as an SVG image: temperature upward from −1, Left's (positive)
+    /// values to the left as in Winning Ways, the walls up to the temperature and the mast
+    /// above; `title` (the canonical form, say) is written on top.
+    pub fn svg(&self, title: &str) -> String {
+        use std::fmt::Write;
+        let top = self.temperature.max(-Dyadic::ONE);
+        let walls = [&self.left, &self.right].map(|wall| {
+            let mut points: Vec<(f64, f64)> = wall
+                .points()
+                .into_iter()
+                .filter(|&(t, _)| t <= top)
+                .map(|(t, v)| (to_f64(v), to_f64(t)))
+                .collect();
+            points.push((to_f64(wall.at(top)), to_f64(top)));
+            points
+        });
+        let t_max = to_f64(top) + 1.0;
+        let values = walls.iter().flatten().map(|p| p.0);
+        let (low, high) = values.fold((to_f64(self.mean), to_f64(self.mean)), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+        let (low, high) = (low - 0.5, high + 0.5);
+        let (width, height, margin) = (480.0, 320.0, 40.0);
+        let x = |v: f64| margin + (high - v) / (high - low) * (width - 2.0 * margin);
+        let y = |t: f64| margin + (t_max - t) / (t_max + 1.0) * (height - 2.0 * margin);
+        let mut svg = String::new();
+        let _ = write!(
+            svg,
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"##
+        );
+        let _ = write!(svg, r##"<rect width="100%" height="100%" fill="white"/>"##);
+        let escaped = title
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        let _ = write!(
+            svg,
+            r##"<text x="{}" y="20" text-anchor="middle">thermograph of {escaped}: mean {}, temperature {}</text>"##,
+            width / 2.0,
+            self.mean,
+            self.temperature
+        );
+        // The value axis at t = 0, and the temperature axis at value 0 when in range.
+        let _ = write!(
+            svg,
+            r##"<line x1="{margin}" y1="{0}" x2="{1}" y2="{0}" stroke="#bbb"/>"##,
+            y(0.0),
+            width - margin
+        );
+        if (low..=high).contains(&0.0) {
+            let _ = write!(
+                svg,
+                r##"<line x1="{0}" y1="{margin}" x2="{0}" y2="{1}" stroke="#bbb"/>"##,
+                x(0.0),
+                height - margin
+            );
+        }
+        for (wall, colour) in walls.iter().zip(["#1f4fd1", "#c62828"]) {
+            let points: Vec<String> = wall
+                .iter()
+                .map(|&(v, t)| format!("{:.2},{:.2}", x(v), y(t)))
+                .collect();
+            let _ = write!(
+                svg,
+                r##"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"##,
+                points.join(" ")
+            );
+        }
+        let m = to_f64(self.mean);
+        let _ = write!(
+            svg,
+            r##"<line x1="{0:.2}" y1="{1:.2}" x2="{0:.2}" y2="{2:.2}" stroke="black" stroke-width="2"/>"##,
+            x(m),
+            y(to_f64(top)),
+            y(t_max)
+        );
+        for (t, label) in [(-1.0, "t = -1"), (0.0, "t = 0")] {
+            let _ = write!(
+                svg,
+                r##"<text x="{}" y="{:.2}" fill="#666">{label}</text>"##,
+                width - margin + 2.0,
+                y(t) + 4.0
+            );
+        }
+        svg.push_str("</svg>\n");
+        svg
+    }
+}

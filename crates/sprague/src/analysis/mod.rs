@@ -12,6 +12,8 @@
 //! # Ok::<(), sprague::Error>(())
 //! ```
 
+pub mod partizan;
+
 use crate::erased::{Part, Position, Single, SumGame};
 use crate::error::{Error, Result};
 use crate::game::{NimValue, Outcome, Play, Value};
@@ -379,11 +381,20 @@ fn rate_with(
 ) -> Result<Rating> {
     match position {
         Position::Single(s) => rate_single(s, play, which),
+        Position::Partizan(_) => Err(partizan_unsupported(position)),
         Position::Sum(_) => match play {
             Play::Normal => rate_normal(position, which, search),
             Play::Misere => rate_misere(position, which, search),
         },
     }
+}
+
+/// Partizan sums have no player to move: they are valued by [`partizan::value`].
+fn partizan_unsupported(position: &Position) -> Error {
+    Error::Unsupported(format!(
+        "{} is partizan: each player has moves of their own; ask for its value, moves, a comparison or a thermograph (play is for impartial and board games)",
+        position.game()
+    ))
 }
 
 fn misere_unsupported(game: &str) -> Error {
@@ -765,10 +776,13 @@ pub struct MovesReport {
 /// # Errors
 /// As for [`rate`].
 pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
+    if position.is_partizan() {
+        return Err(partizan_unsupported(position));
+    }
     let mut search = SumSearch::new(play, REMOTENESS_LIMIT);
     let searched = match position {
         Position::Sum(_) => search.solve(position),
-        Position::Single(_) => None,
+        Position::Single(_) | Position::Partizan(_) => None,
     };
     let rating = rate_with(position, play, Which::Winning, &mut search)?;
     let mut report = ValueReport {
@@ -806,6 +820,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                 report.remoteness_note = Some("none (a draw)");
             }
         }
+        Position::Partizan(_) => return Err(partizan_unsupported(position)),
         Position::Sum(_) => {
             let parts = position.parts();
             match play {
@@ -842,6 +857,65 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
         }
     }
     Ok(report)
+}
+
+/// What `sprague value` reports on any position: [`value`]'s report, or for a partizan
+/// position [`partizan::value`]'s. Serialises as the report itself.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// An impartial sum, a board or a scored game.
+    Value(ValueReport),
+    /// A partizan sum.
+    Partizan(partizan::PartizanReport),
+}
+
+/// The report of `sprague value` on `position`: [`partizan::value`] for partizan sums (in
+/// normal play only), else [`value`].
+///
+/// # Errors
+/// As for those; [`Error::Unsupported`] for misère play of a partizan sum.
+pub fn answer(position: &Position, play: Play) -> Result<Answer> {
+    if !position.is_partizan() {
+        return Ok(Answer::Value(value(position, play)?));
+    }
+    check_partizan_play(position, play)?;
+    Ok(Answer::Partizan(partizan::value(position)?))
+}
+
+/// What `sprague moves` reports on any position: [`moves`]'s report, or for a partizan
+/// position [`partizan::moves`]'s.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum MovesAnswer {
+    /// An impartial sum, a board or a scored game.
+    Moves(MovesReport),
+    /// A partizan sum: each player's moves.
+    Partizan(partizan::PartizanMoves),
+}
+
+/// The report of `sprague moves` on `position`: [`partizan::moves`] for partizan sums (in
+/// normal play only), else [`moves`].
+///
+/// # Errors
+/// As for those; [`Error::Unsupported`] for misère play of a partizan sum.
+pub fn moves_answer(position: &Position, play: Play) -> Result<MovesAnswer> {
+    if !position.is_partizan() {
+        return Ok(MovesAnswer::Moves(moves(position, play)?));
+    }
+    check_partizan_play(position, play)?;
+    Ok(MovesAnswer::Partizan(partizan::moves(position)?))
+}
+
+/// Misère play of partizan sums is not supported.
+fn check_partizan_play(position: &Position, play: Play) -> Result<()> {
+    if play == Play::Misere {
+        return Err(Error::Unsupported(format!(
+            "{} is partizan: misère play of partizan games is not supported",
+            position.game()
+        )));
+    }
+    Ok(())
 }
 
 /// Every option of `position` with its outcome and value.
