@@ -32,11 +32,24 @@ struct Shared<G: Impartial> {
     heap: Option<Arc<dyn HeapValues>>,
     /// The misère quotient of the heap rules, for misère sums of heaps.
     quotient: Option<Arc<QuotientCache>>,
+    start: Option<G::Position>,
 }
 
-impl<G: Impartial> Shared<G> {
+impl<G: Impartial + Notation> Shared<G> {
     fn values(&self) -> MutexGuard<'_, NimValues<G>> {
         self.values.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The position the words name: the start position when there are none and the game has
+    /// one (`cram:4x5`).
+    fn parse_position(&self, words: &[&str]) -> Result<G::Position> {
+        match (&self.start, words) {
+            (Some(start), []) => Ok(start.clone()),
+            _ => self
+                .game
+                .parse_position(words)
+                .map_err(|e| e.into_error(&self.spec)),
+        }
     }
 }
 
@@ -65,16 +78,26 @@ where
 {
     /// The game `game`, named `spec`.
     pub fn new(spec: impl Into<String>, game: G) -> Self {
-        Self::build(spec.into(), game, None)
+        Self::build(spec.into(), game, None, None)
+    }
+
+    /// The same, with the position that no words name (the start of `cram:RxC`).
+    pub fn with_start(spec: impl Into<String>, game: G, start: G::Position) -> Self {
+        Self::build(spec.into(), game, None, Some(start))
     }
 
     /// The game `game`, named `spec`, whose single heaps `table` and `period` tabulate through
     /// `heap`.
     pub fn with_heap(spec: impl Into<String>, game: G, heap: Arc<dyn HeapValues>) -> Self {
-        Self::build(spec.into(), game, Some(heap))
+        Self::build(spec.into(), game, Some(heap), None)
     }
 
-    fn build(spec: String, game: G, heap: Option<Arc<dyn HeapValues>>) -> Self {
+    fn build(
+        spec: String,
+        game: G,
+        heap: Option<Arc<dyn HeapValues>>,
+        start: Option<G::Position>,
+    ) -> Self {
         let quotient = heap
             .as_ref()
             .and_then(|h| h.heap_rules())
@@ -87,6 +110,7 @@ where
                 sj: Mutex::new(HashMap::new()),
                 heap,
                 quotient,
+                start,
             }),
         }
     }
@@ -133,11 +157,7 @@ where
     }
 
     fn parse(&self, words: &[&str]) -> Result<Parsed> {
-        let position = self
-            .shared
-            .game
-            .parse_position(words)
-            .map_err(|e| e.into_error(&self.shared.spec))?;
+        let position = self.shared.parse_position(words)?;
         Ok(Parsed::Parts(Segment {
             game: self.shared.clone(),
             parts: parts(&self.shared, &position),
@@ -151,9 +171,9 @@ where
     /// The game's own report, else outcome and remoteness of the whole position by search.
     fn solve(&self, words: &[&str], progress: &dyn Progress) -> Option<Result<SolveReport>> {
         let shared = &self.shared;
-        let start = match shared.game.parse_position(words) {
+        let start = match shared.parse_position(words) {
             Ok(start) => start,
-            Err(e) => return Some(Err(e.into_error(&shared.spec))),
+            Err(e) => return Some(Err(e)),
         };
         if let Some(report) = shared.game.solve(&start, progress) {
             return Some(report);

@@ -247,6 +247,14 @@ pub trait Impartial: Game {
         }
     }
 
+    /// The form of a component under which solvers memoise its value: components with equal
+    /// keys have equal nim values (a board region's least image under the board's symmetries,
+    /// a graph relabelled). The key is itself a position of the game. The default is the
+    /// component itself.
+    fn key(&self, component: &Self::Position) -> Self::Position {
+        component.clone()
+    }
+
     /// The nim value of a component, when a closed form, a table or a period gives it without
     /// search (loopy games give their ∞(K) values here); `Ok(None)` lets the solver search.
     ///

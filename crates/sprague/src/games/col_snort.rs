@@ -47,6 +47,59 @@ pub struct GraphError {
     pub reason: String,
 }
 
+/// Parses a graph `N:u-v,u-v,...` (N vertices numbered from 0, then the edges; at most
+/// [`MAX_VERTICES`] vertices) as the neighbours of each vertex, a bit per vertex. Col, Snort
+/// and Node Kayles share it.
+///
+/// # Errors
+/// A [`GraphError`] naming the problem: a bad count, a vertex out of range, a loop.
+pub fn parse_graph(text: &str) -> Result<Vec<u64>, GraphError> {
+    parse_graph_in(text, text)
+}
+
+/// The vertex `w` names, of `0..n`; errors quote `whole`.
+fn parse_vertex(w: &str, n: usize, whole: &str) -> Result<usize, GraphError> {
+    w.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&v| v < n)
+        .ok_or_else(|| GraphError {
+            text: whole.to_string(),
+            reason: format!("'{}' is not a vertex of 0..{n}", w.trim()),
+        })
+}
+
+/// The graph `graph` (the part of `whole` before any `;`), with errors quoting `whole`.
+fn parse_graph_in(graph: &str, whole: &str) -> Result<Vec<u64>, GraphError> {
+    let error = |reason: String| GraphError {
+        text: whole.to_string(),
+        reason,
+    };
+    let (n, edges) = graph.split_once(':').unwrap_or((graph, ""));
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| error(format!("'{}' is not a vertex count", n.trim())))?;
+    if n > MAX_VERTICES {
+        return Err(error(format!(
+            "at most {MAX_VERTICES} vertices are supported"
+        )));
+    }
+    let mut adjacency = vec![0u64; n];
+    for edge in edges.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let (u, v) = edge
+            .split_once('-')
+            .ok_or_else(|| error(format!("edge '{edge}' is not u-v")))?;
+        let (u, v) = (parse_vertex(u, n, whole)?, parse_vertex(v, n, whole)?);
+        if u == v {
+            return Err(error(format!("edge '{edge}' is a loop")));
+        }
+        adjacency[u] |= 1 << v;
+        adjacency[v] |= 1 << u;
+    }
+    Ok(adjacency)
+}
+
 impl std::str::FromStr for Coloured {
     type Err = GraphError;
     fn from_str(text: &str) -> Result<Coloured, GraphError> {
@@ -55,36 +108,10 @@ impl std::str::FromStr for Coloured {
             reason,
         };
         let (graph, colours) = text.trim().split_once(';').unwrap_or((text.trim(), ""));
-        let (n, edges) = graph.split_once(':').unwrap_or((graph, ""));
-        let n: usize = n
-            .trim()
-            .parse()
-            .map_err(|_| error(format!("'{}' is not a vertex count", n.trim())))?;
-        if n > MAX_VERTICES {
-            return Err(error(format!(
-                "at most {MAX_VERTICES} vertices are supported"
-            )));
-        }
-        let vertex = |w: &str| {
-            w.trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|&v| v < n)
-                .ok_or_else(|| error(format!("'{}' is not a vertex of 0..{n}", w.trim())))
-        };
-        let mut adjacency = vec![0u64; n];
-        for edge in edges.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-            let (u, v) = edge
-                .split_once('-')
-                .ok_or_else(|| error(format!("edge '{edge}' is not u-v")))?;
-            let (u, v) = (vertex(u)?, vertex(v)?);
-            if u == v {
-                return Err(error(format!("edge '{edge}' is a loop")));
-            }
-            adjacency[u] |= 1 << v;
-            adjacency[v] |= 1 << u;
-        }
-        let mut colour = vec![NONE; n];
+        let adjacency = parse_graph_in(graph, text)?;
+        let n = adjacency.len();
+        let vertex = |v: &str| parse_vertex(v, n, text);
+        let mut colour = vec![NONE; adjacency.len()];
         for item in colours.split(',').map(str::trim).filter(|c| !c.is_empty()) {
             let last = item.char_indices().last().map_or(0, |(i, _)| i);
             let (v, c) = item.split_at(last);

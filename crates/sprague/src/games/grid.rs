@@ -81,6 +81,25 @@ pub(crate) fn board_text(words: &[&str], example: &str) -> Result<String, String
     Ok(words.join("|"))
 }
 
+/// The `n` low bits set (all 128 for `n = 128`).
+fn low_bits(n: usize) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// `x << n`, 0 when the shift is the whole width (a one-row board of 128 cells).
+fn shl(x: u128, n: usize) -> u128 {
+    x.checked_shl(n as u32).unwrap_or(0)
+}
+
+/// `x >> n`, 0 when the shift is the whole width.
+fn shr(x: u128, n: usize) -> u128 {
+    x.checked_shr(n as u32).unwrap_or(0)
+}
+
 /// A rectangular board of characters, checked: every row has the same length, every cell is
 /// `.`, `#` or one of the game's piece letters, and there are at most [`MAX_CELLS`] cells.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -343,7 +362,7 @@ impl Cells {
 
     /// Bit `i` set when cell `i` and the cell below it are both in the set.
     pub fn vertical_pairs(self) -> u128 {
-        self.bits & (self.bits >> self.cols())
+        self.bits & shr(self.bits, self.cols())
     }
 
     /// The cells of `within` that are 4-adjacent to a cell of `mask` (or in it).
@@ -351,8 +370,11 @@ impl Cells {
         let cols = self.cols();
         let first = self.first_column();
         let last = first << (cols - 1);
-        let grown =
-            mask | ((mask << 1) & !first) | ((mask >> 1) & !last) | (mask << cols) | (mask >> cols);
+        let grown = mask
+            | ((mask << 1) & !first)
+            | ((mask >> 1) & !last)
+            | shl(mask, cols)
+            | shr(mask, cols);
         grown & within
     }
 
@@ -362,7 +384,7 @@ impl Cells {
         let first = self.first_column();
         let last = first << (cols - 1);
         let sideways = mask | ((mask << 1) & !first) | ((mask >> 1) & !last);
-        (sideways | (sideways << cols) | (sideways >> cols)) & within
+        (sideways | shl(sideways, cols) | shr(sideways, cols)) & within
     }
 
     /// The 8-connected components of the set (cells touching at a corner are connected).
@@ -399,7 +421,7 @@ impl Cells {
         let first = self.first_column();
         let last = first << (cols - 1);
         let b = self.bits;
-        let neighbour = ((b << 1) & !first) | ((b >> 1) & !last) | (b << cols) | (b >> cols);
+        let neighbour = ((b << 1) & !first) | ((b >> 1) & !last) | shl(b, cols) | shr(b, cols);
         self.with_bits(b & neighbour)
     }
 
@@ -411,7 +433,7 @@ impl Cells {
         }
         // Row by row: the occupied rows give top and bottom, their union the columns.
         let cols = self.cols();
-        let row_mask = (1u128 << cols) - 1;
+        let row_mask = low_bits(cols);
         let (mut top, mut bottom, mut columns) = (usize::MAX, 0, 0u128);
         for r in 0..self.rows() {
             let row = (self.bits >> (r * cols)) & row_mask;
@@ -430,7 +452,7 @@ impl Cells {
     pub fn window(self, top: usize, left: usize, rows: usize, cols: usize) -> Cells {
         let mut result = Cells::new(rows, cols);
         for r in 0..rows {
-            let row = (self.bits >> ((top + r) * self.cols() + left)) & ((1u128 << cols) - 1);
+            let row = (self.bits >> ((top + r) * self.cols() + left)) & (low_bits(cols));
             result.bits |= row << (r * cols);
         }
         result
@@ -469,7 +491,7 @@ impl Cells {
     /// The set packed 8 cells a row (bit `8r + c`), for boards of at most 8 rows and columns.
     fn packed(self) -> u64 {
         let cols = self.cols();
-        let row_mask = (1u128 << cols) - 1;
+        let row_mask = low_bits(cols);
         let mut packed = 0u64;
         for r in 0..self.rows() {
             packed |= (((self.bits >> (r * cols)) & row_mask) as u64) << (8 * r);

@@ -9,6 +9,7 @@ pub mod clobber;
 pub mod coins;
 pub mod col_snort;
 pub mod connect;
+pub mod cram;
 pub mod cutcake;
 pub mod domineering;
 pub mod ends;

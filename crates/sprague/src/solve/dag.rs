@@ -138,7 +138,10 @@ impl<G: Impartial> NimValues<G> {
             .game
             .try_options(&component)?
             .iter()
-            .map(|o| self.game.components(o))
+            .map(|o| {
+                let parts = self.game.components(o);
+                parts.iter().map(|c| self.game.key(c)).collect()
+            })
             .collect();
         Ok(Frame {
             component,
@@ -153,6 +156,7 @@ impl<G: Impartial> NimValues<G> {
     /// # Errors
     /// As for [`NimValues::nim_value`].
     pub fn component_value(&mut self, start: &G::Position) -> Result<u64> {
+        let start = &self.game.key(start);
         if let Some(g) = self.known(start)? {
             return Ok(g);
         }
