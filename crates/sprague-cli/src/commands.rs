@@ -23,23 +23,7 @@ pub const DB_DIR_VARIABLE: &str = "SPRAGUE_DB_DIR";
 /// `SPRAGUE_DB_DIR=` (memory only), else the user's cache directory.
 fn disk_from_env() -> Disk {
     let var = |name: &str| std::env::var_os(name).map(PathBuf::from);
-    disk_from_vars(var(DB_DIR_VARIABLE), var("XDG_CACHE_HOME"), var("HOME"))
-}
-
-/// [`disk_from_env`] for these values of `SPRAGUE_DB_DIR`, `XDG_CACHE_HOME` and `HOME`.
-fn disk_from_vars(
-    db_dir: Option<PathBuf>,
-    xdg_cache: Option<PathBuf>,
-    home: Option<PathBuf>,
-) -> Disk {
-    let set = |v: Option<PathBuf>| v.filter(|d| !d.as_os_str().is_empty());
-    match db_dir {
-        Some(dir) if dir.as_os_str().is_empty() => Disk::None,
-        Some(dir) => Disk::Directory(dir),
-        None => set(xdg_cache)
-            .or_else(|| set(home).map(|h| h.join(".cache")))
-            .map_or(Disk::None, |base| Disk::Cache(base.join("sprague"))),
-    }
+    Disk::from_vars(var(DB_DIR_VARIABLE), var("XDG_CACHE_HOME"), var("HOME"))
 }
 
 /// The catalog with the settings of this command line: the store of the environment and the
@@ -502,19 +486,19 @@ mod tests {
     #[test]
     fn the_environment_chooses_the_store() {
         let p = |s: &str| Some(PathBuf::from(s));
-        assert_eq!(disk_from_vars(p(""), p("/x"), p("/h")), Disk::None);
+        assert_eq!(Disk::from_vars(p(""), p("/x"), p("/h")), Disk::None);
         assert_eq!(
-            disk_from_vars(p("/db"), p("/x"), p("/h")),
+            Disk::from_vars(p("/db"), p("/x"), p("/h")),
             Disk::Directory(PathBuf::from("/db"))
         );
         assert_eq!(
-            disk_from_vars(None, p("/x"), p("/h")),
+            Disk::from_vars(None, p("/x"), p("/h")),
             Disk::Cache(PathBuf::from("/x/sprague"))
         );
         assert_eq!(
-            disk_from_vars(None, p(""), p("/h")),
+            Disk::from_vars(None, p(""), p("/h")),
             Disk::Cache(PathBuf::from("/h/.cache/sprague"))
         );
-        assert_eq!(disk_from_vars(None, None, None), Disk::None);
+        assert_eq!(Disk::from_vars(None, None, None), Disk::None);
     }
 }

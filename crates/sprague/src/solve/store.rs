@@ -66,6 +66,27 @@ pub enum Disk {
     Cache(PathBuf),
 }
 
+impl Disk {
+    /// The front ends' rule, from the values of the environment variables `SPRAGUE_DB_DIR`,
+    /// `XDG_CACHE_HOME` and `HOME` (read by the front end; the library reads no environment):
+    /// a set `SPRAGUE_DB_DIR` names the directory (strict), an empty one means memory only;
+    /// otherwise `$XDG_CACHE_HOME/sprague` or `$HOME/.cache/sprague` as a cache.
+    pub fn from_vars(
+        db_dir: Option<PathBuf>,
+        xdg_cache: Option<PathBuf>,
+        home: Option<PathBuf>,
+    ) -> Disk {
+        let set = |v: Option<PathBuf>| v.filter(|d| !d.as_os_str().is_empty());
+        match db_dir {
+            Some(dir) if dir.as_os_str().is_empty() => Disk::None,
+            Some(dir) => Disk::Directory(dir),
+            None => set(xdg_cache)
+                .or_else(|| set(home).map(|h| h.join(".cache")))
+                .map_or(Disk::None, |base| Disk::Cache(base.join("sprague"))),
+        }
+    }
+}
+
 /// A solved table shared by every query of one game.
 type Slot = Arc<Mutex<Option<Arc<Solution>>>>;
 

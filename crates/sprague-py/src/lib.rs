@@ -1,0 +1,493 @@
+//! `sprague._sprague`: the native half of the Python package. A front end like the CLI: it
+//! parses what Python hands over, calls the library with the GIL released, and returns the
+//! library's own reports (as the CLI's JSON, which the Python half turns into objects) or
+//! NumPy arrays. No game logic lives here.
+
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+use sprague::analysis::{self, Which};
+use sprague::catalog::{Catalog, Settings};
+use sprague::erased::Position as Sum;
+use sprague::game::Play;
+use sprague::heap::{PeriodReport, PeriodSearch};
+use sprague::nimber::Nimber;
+use sprague::progress::Progress;
+use sprague::simd::Simd;
+use sprague::solve::store::{Disk, FileStore};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The library's error as the exception class of `sprague._errors` that the Python API
+/// documents (`SpecError` is also a `ValueError`).
+fn to_py(error: sprague::Error) -> PyErr {
+    use sprague::Error as E;
+    let class = match &error {
+        E::Spec { .. } | E::Position { .. } => "SpecError",
+        E::Limit(_) => "TooLargeError",
+        E::Unsupported(_) => "UnsupportedError",
+        E::Script { .. } => "ScriptError",
+        E::Io { .. } | E::File(_) => "StoreError",
+        _ => "SpragueError",
+    };
+    let message = error.to_string();
+    Python::attach(|py| {
+        match py
+            .import("sprague._errors")
+            .and_then(|m| m.getattr(class))
+            .and_then(|c| Ok(c.cast_into::<PyType>()?))
+        {
+            Ok(class) => PyErr::from_type(class, message),
+            Err(e) => e,
+        }
+    })
+}
+
+type PyResult2<T> = Result<T, PyErr>;
+
+fn lib<T>(result: sprague::Result<T>) -> PyResult2<T> {
+    result.map_err(to_py)
+}
+
+fn json<T: serde::Serialize>(value: &T) -> PyResult2<String> {
+    serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+fn play(misere: bool) -> Play {
+    if misere {
+        Play::Misere
+    } else {
+        Play::Normal
+    }
+}
+
+/// The catalog over the store the CLI uses: `SPRAGUE_DB_DIR` (a directory; empty: memory only),
+/// else the user's cache directory; the values come from Python's `os.environ`.
+fn catalog(db_dir: Option<PathBuf>, xdg_cache: Option<PathBuf>, home: Option<PathBuf>) -> Catalog {
+    Catalog::new(Settings {
+        store: Arc::new(FileStore::new(Disk::from_vars(db_dir, xdg_cache, home))),
+        ..Settings::default()
+    })
+}
+
+/// Forwards the library's progress to a Python callable `callback(event, a, b)` with events
+/// `"start"` (what, total), `"advance"` (done, note) and `"finish"`, at most ten times a second.
+struct Callback {
+    callback: Option<Py<PyAny>>,
+    last: Mutex<Option<Instant>>,
+}
+
+impl Callback {
+    fn new(callback: Option<Py<PyAny>>) -> Self {
+        Callback {
+            callback,
+            last: Mutex::new(None),
+        }
+    }
+
+    fn call(
+        &self,
+        event: &str,
+        a: impl for<'py> IntoPyObject<'py>,
+        b: impl for<'py> IntoPyObject<'py>,
+    ) {
+        if let Some(callback) = &self.callback {
+            Python::attach(|py| {
+                // A failing progress display must not stop the computation.
+                let _ = callback.call1(py, (event, a, b));
+            });
+        }
+    }
+}
+
+impl Progress for Callback {
+    fn start(&self, what: &str, total: u64) {
+        self.call("start", what, total);
+    }
+
+    fn advance(&self, done: u64, note: &str) {
+        if self.callback.is_none() {
+            return;
+        }
+        let now = Instant::now();
+        {
+            let Ok(mut last) = self.last.lock() else {
+                return;
+            };
+            if last.is_some_and(|t| now.duration_since(t) < Duration::from_millis(100)) {
+                return;
+            }
+            *last = Some(now);
+        }
+        self.call("advance", done, note);
+    }
+
+    fn finish(&self) {
+        self.call("finish", 0u64, "");
+    }
+}
+
+/// A position of any game of the catalog, or a sum of them, built once from its words.
+#[pyclass(module = "sprague._sprague", frozen)]
+struct Position {
+    sum: Sum,
+    kind: &'static str,
+}
+
+fn kind_of(sum: &Sum) -> &'static str {
+    match sum {
+        Sum::Sum(_) => "impartial",
+        Sum::Partizan(_) => "partizan",
+        Sum::Single(_) => "single",
+    }
+}
+
+impl Position {
+    fn of(sum: Sum) -> Position {
+        let kind = kind_of(&sum);
+        Position { sum, kind }
+    }
+}
+
+#[pymethods]
+impl Position {
+    /// Parses `GAME WORDS... [+ GAME WORDS...]` as the command line does.
+    #[new]
+    #[pyo3(signature = (words, db_dir=None, xdg_cache=None, home=None))]
+    fn new(
+        py: Python<'_>,
+        words: Vec<String>,
+        db_dir: Option<PathBuf>,
+        xdg_cache: Option<PathBuf>,
+        home: Option<PathBuf>,
+    ) -> PyResult2<Position> {
+        let catalog = catalog(db_dir, xdg_cache, home);
+        let sum = py.detach(|| catalog.parse_position(&words));
+        Ok(Position::of(lib(sum)?))
+    }
+
+    fn __str__(&self) -> String {
+        self.sum.to_string()
+    }
+
+    /// `impartial` (sums valued by nim values), `partizan` or `single` (a board solved whole).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    /// The game spec(s), e.g. `kayles + nim`.
+    #[getter]
+    fn game(&self) -> String {
+        self.sum.game()
+    }
+
+    /// How to draw it: `heaps`, `coins`, `board:COLUMNS:ROWS` or `text`.
+    #[getter]
+    fn layout(&self) -> String {
+        use sprague::game::notation::Layout;
+        match self.sum.layout() {
+            Layout::Heaps => "heaps".into(),
+            Layout::Coins => "coins".into(),
+            Layout::Board { columns, rows, .. } => format!("board:{columns}:{rows}"),
+            _ => "text".into(),
+        }
+    }
+
+    /// The position as the CLI's JSON writes it.
+    fn json(&self) -> PyResult2<String> {
+        json(&self.sum.to_json())
+    }
+
+    /// The answer of `sprague value --json`.
+    fn value(&self, py: Python<'_>, misere: bool) -> PyResult2<String> {
+        let answer = py.detach(|| analysis::answer(&self.sum, play(misere)));
+        json(&lib(answer)?)
+    }
+
+    /// The answer of `sprague moves --json`.
+    fn moves_json(&self, py: Python<'_>, misere: bool) -> PyResult2<String> {
+        let answer = py.detach(|| analysis::moves_answer(&self.sum, play(misere)));
+        json(&lib(answer)?)
+    }
+
+    /// Every legal move as `(label, position after, outcome, nim value, remoteness)`; the label
+    /// is what [`Position::play`] takes (`2:7 -> 3` in sums of several parts).
+    #[allow(clippy::type_complexity)]
+    fn options(
+        &self,
+        py: Python<'_>,
+        misere: bool,
+    ) -> PyResult2<Vec<(String, Position, String, Option<u64>, Option<u64>)>> {
+        let rating = lib(py.detach(|| analysis::rate(&self.sum, play(misere), Which::All)))?;
+        let parts = self.sum.parts().len();
+        Ok(rating
+            .moves
+            .into_iter()
+            .map(|m| {
+                (
+                    m.label(parts),
+                    Position::of(m.position),
+                    format!("{:?}", m.outcome),
+                    m.nim_value,
+                    m.remoteness,
+                )
+            })
+            .collect())
+    }
+
+    /// The position after the move written `text` (as listed by [`Position::options`]), or
+    /// with `component`, the move of that text in that (0-based) part, as `value` lists
+    /// winning moves.
+    #[pyo3(signature = (text, misere, component=None))]
+    fn play(
+        &self,
+        py: Python<'_>,
+        text: &str,
+        misere: bool,
+        component: Option<usize>,
+    ) -> PyResult2<Position> {
+        let rating = lib(py.detach(|| analysis::rate(&self.sum, play(misere), Which::All)))?;
+        let parts = self.sum.parts().len();
+        let found = match component {
+            Some(c) => rating
+                .moves
+                .iter()
+                .position(|m| m.component == Some(c) && m.text == text)
+                .ok_or_else(|| format!("part {} has no move '{text}'", c + 1)),
+            None => sprague::play::find_move(&rating.moves, parts, text),
+        };
+        match found {
+            Ok(i) => Ok(Position::of(rating.moves[i].position.clone())),
+            Err(why) => Err(to_py(sprague::Error::position(self.sum.game(), why))),
+        }
+    }
+
+    /// The sum of this position and `other`.
+    fn add(&self, other: &Position) -> PyResult2<Position> {
+        match (&self.sum, &other.sum) {
+            (Sum::Sum(a), Sum::Sum(b)) => {
+                Ok(Position::of(Sum::Sum(a.iter().chain(b).cloned().collect())))
+            }
+            (Sum::Single(_), _) | (_, Sum::Single(_)) => Err(to_py(sprague::Error::Unsupported(
+                "a board solved whole cannot be summed with another game".into(),
+            ))),
+            (a, b) => {
+                let mut parts = lib(a.to_partizan())?;
+                parts.extend(lib(b.to_partizan())?);
+                Ok(Position::of(Sum::Partizan(parts)))
+            }
+        }
+    }
+}
+
+/// `sprague value --json` for these words.
+#[pyfunction]
+#[pyo3(signature = (words, misere=false))]
+fn value(py: Python<'_>, words: Vec<String>, misere: bool) -> PyResult2<String> {
+    let catalog = Catalog::default();
+    let answer = py.detach(|| {
+        let position = catalog.parse_position(&words)?;
+        analysis::answer(&position, play(misere))
+    });
+    json(&lib(answer)?)
+}
+
+/// G(0..=to) of a heap game, as a NumPy `uint64` array that takes over the library's vector
+/// (no element-by-element copy), with the game's name and the certified period
+/// `(preperiod, period, certified_at)` when the table proves one.
+#[pyfunction]
+#[pyo3(signature = (spec, to, threads=None, progress=None))]
+#[allow(clippy::type_complexity)]
+fn table<'py>(
+    py: Python<'py>,
+    spec: &str,
+    to: u64,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult2<(String, Bound<'py, PyArray1<u64>>, Option<(u64, u64, u64)>)> {
+    let threads = match threads {
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+        Some(t @ 1..=2) => t,
+        Some(t) => {
+            return Err(to_py(sprague::Error::Limit(format!(
+                "threads must be 1 or 2, got {t}"
+            ))))
+        }
+    };
+    let catalog = Catalog::default();
+    let progress = Callback::new(progress);
+    let (name, table) = lib(py.detach(|| {
+        let (name, heap) = catalog.heap_game(spec)?;
+        let options = sprague::heap::rare::Options {
+            threads,
+            ..Default::default()
+        };
+        let table = match heap.long_table(to, &options, &progress) {
+            Some(table) => table?,
+            None => heap.table(to, &progress)?,
+        };
+        Ok((name, table))
+    }))?;
+    let period = table
+        .period
+        .map(|p| (p.preperiod, p.period, p.certified_at));
+    Ok((name, table.values.into_pyarray(py), period))
+}
+
+/// `sprague period --json`: the certified period of a heap game, searched to heap `max`.
+#[pyfunction]
+#[pyo3(signature = (spec, max, progress=None))]
+fn period(
+    py: Python<'_>,
+    spec: &str,
+    max: u64,
+    progress: Option<Py<PyAny>>,
+) -> PyResult2<(String, String)> {
+    let catalog = Catalog::default();
+    let progress = Callback::new(progress);
+    let (name, search): (String, PeriodSearch) = lib(py.detach(|| {
+        let (name, heap) = catalog.heap_game(spec)?;
+        Ok((name, heap.period(max, &progress)?))
+    }))?;
+    Ok((name, json(&PeriodReport::from(&search))?))
+}
+
+/// `sprague catalog --json`.
+#[pyfunction]
+fn catalog_json() -> PyResult2<String> {
+    json(&Catalog::entries())
+}
+
+/// `sprague solve --json` for these words, with the store of `db_dir`/`xdg_cache`/`home` (the
+/// CLI's rule) and progress to `progress`.
+#[pyfunction]
+#[pyo3(signature = (words, db_dir=None, xdg_cache=None, home=None, progress=None))]
+fn solve(
+    py: Python<'_>,
+    words: Vec<String>,
+    db_dir: Option<PathBuf>,
+    xdg_cache: Option<PathBuf>,
+    home: Option<PathBuf>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult2<String> {
+    let catalog = catalog(db_dir, xdg_cache, home);
+    let progress = Callback::new(progress);
+    let report = py.detach(|| {
+        let Some(first) = words.first() else {
+            return Err(sprague::Error::spec("", "no game given"));
+        };
+        let game = catalog.game(first)?;
+        let rest: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+        match game.solve(&rest, &progress) {
+            Some(report) => report,
+            None => Err(sprague::Error::Unsupported(format!(
+                "{} cannot be strongly solved from a start position; use value()",
+                game.spec()
+            ))),
+        }
+    });
+    json(&lib(report)?)
+}
+
+/// The nim product of two nimbers below 2^64.
+#[pyfunction]
+fn nim_mul(a: u64, b: u64) -> u64 {
+    (Nimber(a) * Nimber(b)).0
+}
+
+/// The nim inverse; `None` for 0.
+#[pyfunction]
+fn nim_inv(a: u64) -> Option<u64> {
+    Nimber(a).inverse().map(|n| n.0)
+}
+
+/// The nim square root (every nimber has one).
+#[pyfunction]
+fn nim_sqrt(a: u64) -> u64 {
+    Nimber(a).sqrt().0
+}
+
+/// a ⊗ b^(-1); `None` when b is 0.
+#[pyfunction]
+fn nim_div(a: u64, b: u64) -> Option<u64> {
+    Nimber(a).checked_div(Nimber(b)).map(|n| n.0)
+}
+
+/// a raised to the (ordinary integer) power e in the nim field.
+#[pyfunction]
+fn nim_pow(a: u64, e: u64) -> u64 {
+    Nimber(a).pow(e).0
+}
+
+/// `a[i] ⊗ b[i]` over two equal-length `uint64` arrays by the batch engine (the best SIMD path
+/// of this CPU), with the GIL released.
+#[pyfunction]
+fn nim_mul_array<'py>(
+    py: Python<'py>,
+    a: PyReadonlyArray1<'py, u64>,
+    b: PyReadonlyArray1<'py, u64>,
+) -> PyResult2<Bound<'py, PyArray1<u64>>> {
+    let (a, b) = (a.as_slice()?, b.as_slice()?);
+    let mut out = vec![0u64; a.len()];
+    py.detach(|| sprague::nimber::mul_slices(a, b, &mut out, Simd::Auto))
+        .map_err(|e| to_py(sprague::Error::Unsupported(e.to_string())))?;
+    Ok(out.into_pyarray(py))
+}
+
+/// Applies `f` to every element of a `uint64` array with the GIL released; `None` from `f`
+/// (no answer for that element) fails with `what`.
+fn map_array<'py>(
+    py: Python<'py>,
+    a: PyReadonlyArray1<'py, u64>,
+    f: impl Fn(u64) -> Option<u64> + Send + Sync,
+    what: &str,
+) -> PyResult2<Bound<'py, PyArray1<u64>>> {
+    let a = a.as_slice()?;
+    let out: Option<Vec<u64>> = py.detach(|| a.iter().map(|&x| f(x)).collect());
+    match out {
+        Some(out) => Ok(out.into_pyarray(py)),
+        None => Err(to_py(sprague::Error::Unsupported(what.to_string()))),
+    }
+}
+
+/// The nim inverse of every element; an error when one is 0.
+#[pyfunction]
+fn nim_inv_array<'py>(
+    py: Python<'py>,
+    a: PyReadonlyArray1<'py, u64>,
+) -> PyResult2<Bound<'py, PyArray1<u64>>> {
+    map_array(py, a, nim_inv, "0 has no nim inverse (the array holds a 0)")
+}
+
+/// The nim square root of every element.
+#[pyfunction]
+fn nim_sqrt_array<'py>(
+    py: Python<'py>,
+    a: PyReadonlyArray1<'py, u64>,
+) -> PyResult2<Bound<'py, PyArray1<u64>>> {
+    map_array(py, a, |x| Some(nim_sqrt(x)), "")
+}
+
+/// The native module.
+#[pymodule]
+fn _sprague(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Position>()?;
+    m.add_function(wrap_pyfunction!(value, m)?)?;
+    m.add_function(wrap_pyfunction!(table, m)?)?;
+    m.add_function(wrap_pyfunction!(period, m)?)?;
+    m.add_function(wrap_pyfunction!(catalog_json, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_mul, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_inv, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_sqrt, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_div, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_pow, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_mul_array, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_inv_array, m)?)?;
+    m.add_function(wrap_pyfunction!(nim_sqrt_array, m)?)?;
+    m.add("SIMD", format!("{:?}", Simd::Auto.resolve()))?;
+    Ok(())
+}
