@@ -57,6 +57,7 @@ pub struct Cli {
 
 /// Caps on untrusted `script:PATH` games; each may be raised.
 #[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Script caps (for script:PATH games only)")]
 pub struct ScriptCaps {
     /// Script games: most Rhai operations in one call of a script function.
     #[arg(long, global = true, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -162,6 +163,9 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
+        /// With `--format csv`: leave out the header line `n,value`.
+        #[arg(long)]
+        no_header: bool,
         /// Keep a checkpoint in FILE and resume from it (take-and-break codes with splits).
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,

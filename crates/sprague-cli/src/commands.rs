@@ -124,16 +124,20 @@ pub fn run(cli: Cli) -> Result<()> {
             }
             let position = position(&catalog, &args)?;
             let answer = sprague::analysis::moves_answer(&position, play(args.misere))?;
-            output::moves_answer(&answer, &position, args.json)
+            output::moves_answer(&answer, &position, play(args.misere), args.json)
         }
         Command::Table {
             game,
             to,
             format,
+            no_header,
             checkpoint,
             checkpoint_interval,
             threads,
         } => {
+            if no_header && format != TableFormat::Csv {
+                return Err(bad("--no-header goes with --format csv"));
+            }
             let to = number(&to, "--to")?;
             let default_threads =
                 std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
@@ -173,7 +177,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 &name,
                 &table,
                 format == TableFormat::Json,
-                format == TableFormat::Csv,
+                (format == TableFormat::Csv).then_some(!no_header),
             )
         }
         Command::Period { game, max, json } => {

@@ -44,7 +44,14 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
     if report.play == Play::Misere {
         writeln!(out, "play:       misère (the player unable to move wins)")?;
     }
-    writeln!(out, "outcome:    {}", outcome_words(report.outcome))?;
+    match report.play {
+        Play::Misere => writeln!(
+            out,
+            "outcome:    {} in misère play",
+            outcome_words(report.outcome)
+        )?,
+        Play::Normal => writeln!(out, "outcome:    {}", outcome_words(report.outcome))?,
+    }
     if let Some(note) = &report.misere_note {
         writeln!(out, "method:     {note}")?;
     }
@@ -192,9 +199,14 @@ pub fn thermograph(
     Ok(())
 }
 
-pub fn moves_answer(answer: &MovesAnswer, position: &Position, as_json: bool) -> Result<()> {
+pub fn moves_answer(
+    answer: &MovesAnswer,
+    position: &Position,
+    play: Play,
+    as_json: bool,
+) -> Result<()> {
     match answer {
-        MovesAnswer::Moves(report) => moves(report, position, as_json),
+        MovesAnswer::Moves(report) => moves(report, position, play, as_json),
         MovesAnswer::Partizan(report) => partizan_moves(report, position, as_json),
     }
 }
@@ -233,12 +245,18 @@ fn partizan_moves(report: &PartizanMoves, position: &Position, as_json: bool) ->
     Ok(())
 }
 
-fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result<()> {
+fn moves(report: &MovesReport, position: &Position, play: Play, as_json: bool) -> Result<()> {
     if as_json {
         return json(report);
     }
     let mut out = stdout();
     writeln!(out, "position: {position}")?;
+    if play == Play::Misere {
+        writeln!(
+            out,
+            "play:     misère (the player unable to move wins); outcomes below are misère outcomes"
+        )?;
+    }
     if report.moves.is_empty() {
         writeln!(out, "no moves")?;
     }
@@ -263,13 +281,14 @@ fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result<()>
     Ok(())
 }
 
-pub fn table(game: &str, table: &Table, as_json: bool, as_csv: bool) -> Result<()> {
+/// `csv`: CSV with (`Some(true)`) or without its header line.
+pub fn table(game: &str, table: &Table, as_json: bool, csv: Option<bool>) -> Result<()> {
     if as_json {
         return json(&TableReport::new(game, table));
     }
     let mut out = stdout();
-    if as_csv {
-        TableReport::new(game, table).write_csv(&mut out)?;
+    if let Some(header) = csv {
+        TableReport::new(game, table).write_csv_rows(&mut out, header)?;
     } else {
         let width = table
             .values
@@ -316,6 +335,10 @@ pub fn period(game: &str, search: &PeriodSearch, as_json: bool) -> Result<()> {
         PeriodSearch::NotCertified { checked_to } => writeln!(
             out,
             "{game}: no period certified with values up to n = {checked_to}"
+        )?,
+        PeriodSearch::NoCertificate { reason } => writeln!(
+            out,
+            "{game}: no period can be certified, so none was searched for: {reason}"
         )?,
     }
     out.flush()?;
@@ -544,9 +567,10 @@ pub fn solve_game(report: &SolveReport, as_json: bool) -> Result<()> {
     writeln!(out, "game:       {}", report.game)?;
     writeln!(out, "start:      {}", report.position)?;
     writeln!(out, "outcome:    {}", outcome_words(report.outcome))?;
-    match report.remoteness {
-        Some(r) => writeln!(out, "remoteness: {r}")?,
-        None => writeln!(out, "remoteness: none (a draw)")?,
+    match (report.remoteness, report.outcome) {
+        (Some(r), _) => writeln!(out, "remoteness: {r}")?,
+        (None, Outcome::D) => writeln!(out, "remoteness: none (a draw)")?,
+        (None, _) => writeln!(out, "remoteness: not computed")?,
     }
     writeln!(out, "positions:  {}", report.positions)?;
     for (key, value) in &report.details {

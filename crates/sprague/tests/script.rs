@@ -97,15 +97,15 @@ fn kayles_script_certifies_the_builtin_period() {
 fn grundy_script_equals_the_builtin_grundy() {
     let grundy = example("grundy");
     assert_eq!(table(&grundy, 300), table("grundy", 300));
-    assert_eq!(
+    assert!(matches!(
         parse_game(&grundy)
             .unwrap()
             .heap()
             .unwrap()
             .period(2000, &())
             .unwrap(),
-        PeriodSearch::NotCertified { checked_to: 2000 }
-    );
+        PeriodSearch::NoCertificate { .. }
+    ));
     let heaps = ["20", "17", "9"];
     assert_eq!(
         value(&words(&grundy, &heaps)).nim_value,

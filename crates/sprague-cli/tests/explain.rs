@@ -1,0 +1,164 @@
+//! Issue 20: answers that say why, and no misleading corners (each checked as a user runs it).
+
+use crate::common::{assert_bad_input, sprague, sprague_json};
+use serde_json::json;
+
+fn temp_script(name: &str, source: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("sprague-cli-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.rhai"));
+    std::fs::write(&path, source).unwrap();
+    format!("script:{}", path.to_string_lossy())
+}
+
+/// Take one or two, or split a heap into two unequal heaps: no cycles, and moves that split.
+const TAKE_OR_SPLIT: &str = "
+fn options(n) {
+    let out = [];
+    if n >= 1 { out.push(n - 1); }
+    if n >= 2 { out.push(n - 2); }
+    out
+}
+fn splits(n) {
+    let out = [];
+    for a in 1..n { let b = n - a; if a < b { out.push([a, b]); } }
+    out
+}
+";
+
+#[test]
+fn solve_on_a_script_without_draws_does_not_claim_a_draw() {
+    let spec = temp_script("takesplit", TAKE_OR_SPLIT);
+    let run = sprague(&["solve", &spec, "20"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("outcome:    N"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("remoteness: not computed"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("draw"), "{}", run.stdout);
+    let v = sprague_json(&["solve", &spec, "20", "--json"]);
+    // G(20) = 3, as `value` finds it, and a number, not a string.
+    assert_eq!(v["details"]["nim_value"], 3);
+    let value = sprague_json(&["value", &spec, "20", "--json"]);
+    assert_eq!(value["nim_value"], 3);
+}
+
+#[test]
+fn period_of_an_options_script_says_nothing_was_checked() {
+    let spec = temp_script("takesplit-period", TAKE_OR_SPLIT);
+    let run = sprague(&["period", &spec]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("1000000"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("no period can be certified, so none was searched for"),
+        "{}",
+        run.stdout
+    );
+    let v = sprague_json(&["period", &spec, "--json"]);
+    assert_eq!(v["checked_to"], 0);
+    assert_eq!(v["preperiod"], json!(null));
+    assert!(v["no_certificate"]
+        .as_str()
+        .unwrap()
+        .contains("options(pos)"));
+}
+
+#[test]
+fn the_wythoff_sum_error_names_the_real_limits() {
+    assert_bad_input(
+        &["value", "wythoff", "600", "100", "+", "nim", "3"],
+        "both heaps are at most 512 or one is at most 64",
+    );
+    // Within the limits the sum is valued: G(600, 5) = 598 (by the mex rule), 598 XOR 3 = 597.
+    let v = sprague_json(&["value", "wythoff", "600", "5", "+", "nim", "3", "--json"]);
+    assert_eq!(v["nim_value"], 597);
+}
+
+#[test]
+fn csv_tables_without_their_header() {
+    let run = sprague(&[
+        "table",
+        "kayles",
+        "--to",
+        "4",
+        "--format",
+        "csv",
+        "--no-header",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "0,0\n1,1\n2,2\n3,3\n4,1\n");
+    let run = sprague(&["table", "kayles", "--to", "1", "--format", "csv"]);
+    assert_eq!(run.stdout, "n,value\n0,0\n1,1\n");
+    assert_bad_input(
+        &["table", "kayles", "--to", "4", "--no-header"],
+        "--no-header goes with --format csv",
+    );
+}
+
+#[test]
+fn misere_results_say_misere() {
+    let run = sprague(&["value", "nim", "1", "2", "--misere"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("outcome:    N (the player to move wins) in misère play"),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["moves", "nim", "1", "2", "--misere"]);
+    assert!(run.stdout.contains("misère"), "{}", run.stdout);
+    // 2 -> 0 leaves nim 1, a misère P-position.
+    assert!(
+        run.stdout.lines().any(|l| l.contains("2 -> 0  P")),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["value", "nim", "1", "2"]);
+    assert!(!run.stdout.contains("misère"), "{}", run.stdout);
+}
+
+#[test]
+fn draws_say_whether_they_are_ties_or_loops() {
+    // A full tic-tac-toe board without a line: a tie.
+    let v = sprague_json(&["value", "mnk:3,3,3", "xoxxoxoxo", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "tie");
+    // The empty board is a tie too under perfect play.
+    let v = sprague_json(&["value", "mnk:3,3,3", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "tie");
+    // A position that can only go on for ever: a loop.
+    let spec = temp_script("loop", "fn options(n) { if n == 0 { [1] } else { [0] } }");
+    let v = sprague_json(&["value", &spec, "0", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "loop");
+    // No draw, no field.
+    let v = sprague_json(&["value", "nim", "3", "--json"]);
+    assert_eq!(v.get("draw_kind"), None);
+    let moves = sprague_json(&["moves", &spec, "0", "--json"]);
+    assert_eq!(moves["moves"][0]["draw_kind"], "loop");
+}
+
+#[test]
+fn script_caps_have_one_heading() {
+    let run = sprague(&["value", "--help"]);
+    let heading = "Script caps (for script:PATH games only):";
+    assert_eq!(run.stdout.matches(heading).count(), 1, "{}", run.stdout);
+    let after = run.stdout.split(heading).nth(1).unwrap();
+    for flag in [
+        "--script-max-operations",
+        "--script-max-call-depth",
+        "--script-max-string",
+        "--script-max-array",
+        "--script-max-positions",
+    ] {
+        assert!(
+            after.contains(flag),
+            "{flag} under the heading: {}",
+            run.stdout
+        );
+    }
+}
