@@ -162,3 +162,45 @@ fn script_caps_have_one_heading() {
         );
     }
 }
+
+#[test]
+fn unknown_games_get_a_suggestion() {
+    assert_bad_input(&["value", "kaylse", "3"], "did you mean 'kayles'?");
+    assert_bad_input(&["table", "wythof", "--to", "3"], "did you mean 'wythoff'?");
+    assert_bad_input(
+        &["value", "nim", "3", "+", "nmi", "4"],
+        "did you mean 'nim'?",
+    );
+    let run = sprague(&["value", "xyzzy", "3"]);
+    assert_eq!(run.code, 2);
+    assert!(!run.stderr.contains("did you mean"), "{}", run.stderr);
+}
+
+#[test]
+fn a_forgotten_plus_is_named() {
+    assert_bad_input(
+        &["value", "kayles", "3", "nim", "4"],
+        "did you forget a '+' before 'nim'?",
+    );
+    assert_bad_input(
+        &["value", "nim", "3", "+", "kayles", "2", "sub:1,2", "5"],
+        "did you forget a '+' before 'sub:1,2'?",
+    );
+}
+
+#[test]
+fn a_runaway_script_hears_the_likely_causes() {
+    let spec = temp_script("grows", "fn options(n) { [n + 1] }");
+    assert_bad_input(
+        &["value", &spec, "0", "--script-max-positions", "100"],
+        "the positions reachable may never end (a move that makes a position larger",
+    );
+    let spec = temp_script(
+        "spins",
+        "fn options(n) {\n  let i = 0;\n  while i >= 0 { i += 1; }\n  []\n}\n",
+    );
+    assert_bad_input(
+        &["value", &spec, "1", "--script-max-operations", "1000"],
+        "a loop that never ends",
+    );
+}

@@ -107,7 +107,7 @@ fn script_errors_are_one_line_with_file_line_and_column() {
     let spec = format!("script:{path}");
     assert_bad_input(
         &["value", &spec, "3", "--script-max-operations", "1000"],
-        "more than 1000 operations in one call; raise the cap with --script-max-operations",
+        "more than 1000 operations in one call: a loop that never ends (a while or loop without a reachable break, a counter that never reaches its bound) or a call that is very slow; check the loops, else raise the cap with --script-max-operations",
     );
     assert_bad_input(
         &[
@@ -117,7 +117,7 @@ fn script_errors_are_one_line_with_file_line_and_column() {
             "--script-max-positions",
             "100",
         ],
-        "more than 100 positions explored; raise the cap with --script-max-positions",
+        "more than 100 positions explored: the positions reachable may never end (a move that makes a position larger, such as n -> n + 1, reaches ever new ones) or the game is larger than the cap; check the moves, else raise the cap with --script-max-positions",
     );
     assert_bad_input(
         &["value", "script:/no/such/file.rhai", "3"],
