@@ -133,6 +133,10 @@ pub struct PositionArgs {
     /// Misère play: the player unable to move wins.
     #[arg(long)]
     pub misere: bool,
+    /// With `value`: say why: each part's nim value, their XOR in binary and which part to
+    /// change to what; the closed form that decides, with its numbers (JSON: "explanation").
+    #[arg(long)]
+    pub explain: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

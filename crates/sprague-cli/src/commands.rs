@@ -89,7 +89,15 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Value(args) => {
             let position = position(&catalog, &args)?;
             let answer = sprague::analysis::answer(&position, play(args.misere))?;
-            output::answer(&answer, &position, args.json)
+            let explanation = if args.explain {
+                Some(sprague::analysis::explain::explain(
+                    &position,
+                    play(args.misere),
+                )?)
+            } else {
+                None
+            };
+            output::answer(&answer, &position, explanation.as_deref(), args.json)
         }
         Command::Compare { words, mut json } => {
             // Everything after the first position word arrives here, `--` and `--json` too.
@@ -121,6 +129,9 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Moves(args) => {
             if args.batch {
                 return Err(bad("--batch is for 'value'; 'moves' takes one position"));
+            }
+            if args.explain {
+                return Err(bad("--explain is for 'value'"));
             }
             let position = position(&catalog, &args)?;
             let answer = sprague::analysis::moves_answer(&position, play(args.misere))?;
@@ -404,6 +415,9 @@ fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> 
 /// line each on stdout; a line that fails answers `{"error", "line"}` and the exit code is 2.
 fn batch(catalog: &Catalog, args: &PositionArgs) -> Result<()> {
     use std::io::{BufRead, Write};
+    if args.explain {
+        return Err(bad("--explain takes one position, not --batch"));
+    }
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     let mut failed = 0usize;

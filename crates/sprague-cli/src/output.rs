@@ -91,11 +91,39 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
     Ok(())
 }
 
-pub fn answer(answer: &Answer, position: &Position, as_json: bool) -> Result<()> {
-    match answer {
-        Answer::Value(report) => value(report, position, as_json),
-        Answer::Partizan(report) => partizan_value(report, position, as_json),
+/// `explanation`: the lines of `--explain`, printed after the report (JSON: `"explanation"`).
+pub fn answer(
+    answer: &Answer,
+    position: &Position,
+    explanation: Option<&[String]>,
+    as_json: bool,
+) -> Result<()> {
+    if let (Some(lines), true) = (explanation, as_json) {
+        // The report's fields in their order, then "explanation".
+        let report = serde_json::to_string(answer)?;
+        let fields = report.strip_suffix('}').unwrap_or(&report);
+        let mut out = stdout();
+        writeln!(
+            out,
+            "{fields},\"explanation\":{}}}",
+            serde_json::to_string(lines)?
+        )?;
+        out.flush()?;
+        return Ok(());
     }
+    match answer {
+        Answer::Value(report) => value(report, position, as_json)?,
+        Answer::Partizan(report) => partizan_value(report, position, as_json)?,
+    }
+    if let Some(lines) = explanation {
+        let mut out = stdout();
+        writeln!(out, "why:")?;
+        for line in lines {
+            writeln!(out, "  {line}")?;
+        }
+        out.flush()?;
+    }
+    Ok(())
 }
 
 fn partizan_value(report: &PartizanReport, position: &Position, as_json: bool) -> Result<()> {

@@ -204,3 +204,71 @@ fn a_runaway_script_hears_the_likely_causes() {
         "a loop that never ends",
     );
 }
+
+#[test]
+fn value_explain_works_the_xor_in_binary() {
+    let run = sprague(&["value", "kayles", "10", "+", "nim", "3", "--explain"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let why = run.stdout.split("why:\n").nth(1).expect("a why: section");
+    // G(10) = 2 in Kayles; 2 XOR 3 = 1.
+    assert!(why.contains("kayles 10    2 = 10\n"), "{why}");
+    assert!(why.contains("nim 3        3 = 11\n"), "{why}");
+    assert!(why.contains("XOR = 01 = 1\n"), "{why}");
+    assert!(
+        why.contains(
+            "part 1 (kayles 10): 2 XOR 1 = 3 > 2, and it has an option of value 3: move there"
+        ),
+        "{why}"
+    );
+    assert!(
+        why.contains("part 2 (nim 3): 3 XOR 1 = 2 < 3: move it to a position of nim value 2"),
+        "{why}"
+    );
+    let v = sprague_json(&["value", "nim", "1", "2", "3", "--explain", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let lines: Vec<&str> = v["explanation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.ends_with("XOR = 00 = 0")),
+        "{lines:?}"
+    );
+    // Without --explain, no field.
+    let v = sprague_json(&["value", "nim", "1", "2", "3", "--json"]);
+    assert_eq!(v.get("explanation"), None);
+    assert_bad_input(
+        &["moves", "nim", "3", "--explain"],
+        "--explain is for 'value'",
+    );
+}
+
+#[test]
+fn value_explain_fills_in_the_closed_forms() {
+    let run = sprague(&["value", "wythoff", "1000000", "1618034", "--explain"]);
+    assert!(
+        run.stdout
+            .contains("k = 1618034 − 1000000 = 618034 and ⌊618034φ⌋ = 1000000"),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["value", "fib", "10", "--explain"]);
+    assert!(run.stdout.contains("10 = 8 + 2"), "{}", run.stdout);
+    assert!(run.stdout.contains("taking 2 wins"), "{}", run.stdout);
+    let run = sprague(&["value", "moore:2", "3", "5", "6", "--explain"]);
+    assert!(
+        run.stdout
+            .contains("2^2: 2, 2^1: 2, 2^0: 2; some count is not a multiple of 3"),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["value", "nim", "1", "1", "1", "--misere", "--explain"]);
+    assert!(run.stdout.contains("SJ (Anti-Nim) rule"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("so the player to move loses"),
+        "{}",
+        run.stdout
+    );
+}

@@ -12,6 +12,7 @@
 //! # Ok::<(), sprague::Error>(())
 //! ```
 
+pub mod explain;
 pub mod partizan;
 
 use crate::erased::{Part, Position, Single, SumGame};

@@ -403,6 +403,10 @@ where
         ok
     }
 
+    fn explain(&self) -> Option<String> {
+        self.shared.game.explain(&self.position)
+    }
+
     fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)> {
         let quotient = self.shared.quotient.as_ref()?;
         Some((self.shared.game.heap_size(&self.position)?, quotient))

@@ -283,6 +283,12 @@ pub trait Impartial: Game {
         None
     }
 
+    /// The closed form that decides `component`, in words with its numbers filled in (for
+    /// `value --explain`), where the game decides it by a formula; `None` otherwise.
+    fn explain(&self, _component: &Self::Position) -> Option<String> {
+        None
+    }
+
     /// Whether misère sums of this component follow the SJ (Anti-SG) rule of
     /// [`crate::solve::misere`]: `Some(true)` where it is proven for the family (Nim),
     /// `Some(false)` where it is known to fail, `None` to check the conditions by a bounded
