@@ -83,6 +83,14 @@ pub enum BenchTarget {
     Nimber,
 }
 
+/// The counting problems of `count`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountProblem {
+    /// GZOI 2017 (seed 003): pairs (a subset of the heaps, a designated heap in it) where the
+    /// first player, forced to move first on the designated heap, loses Nim.
+    Gzoi2017,
+}
+
 /// Output formats of `table`.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TableFormat {
@@ -357,6 +365,21 @@ pub enum Command {
         /// Write the thermograph as an SVG image to FILE (`-` for stdout).
         #[arg(long, value_name = "FILE")]
         svg: Option<std::path::PathBuf>,
+    },
+    /// Counting problems about Nim positions, answered modulo 10^9+7 as a judge expects.
+    #[command(
+        after_help = "The count is the last word printed, modulo 1000000007.\n\nExamples:\n  sprague count gzoi2017 1 2            # 1\n  sprague count gzoi2017 3 5 6 --json"
+    )]
+    Count {
+        /// The problem.
+        #[arg(value_enum)]
+        problem: CountProblem,
+        /// The heap sizes A1 A2 ... (unsigned 64-bit).
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "A")]
+        heaps: Vec<String>,
+        /// Print JSON: {"problem", "heaps", "modulus", "count"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Every game spec with its parameters, position syntax and a summary.
     Catalog {

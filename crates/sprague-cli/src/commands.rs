@@ -1,6 +1,8 @@
 //! One function per subcommand: call the library, hand the result to `output`.
 
-use crate::cli::{BenchTarget, Cli, Command, NimberOp, PositionArgs, ScriptCaps, TableFormat};
+use crate::cli::{
+    BenchTarget, Cli, Command, CountProblem, NimberOp, PositionArgs, ScriptCaps, TableFormat,
+};
 use crate::error::bad;
 use crate::output;
 use crate::progress::Bar;
@@ -293,6 +295,18 @@ pub fn run(cli: Cli) -> Result<()> {
             let mut input = std::io::stdin().lock();
             let mut output = std::io::stdout().lock();
             crate::play::run(&catalog, &words, seed, &mut input, &mut output)
+        }
+        Command::Count {
+            problem: CountProblem::Gzoi2017,
+            heaps,
+            json,
+        } => {
+            let heaps = heaps
+                .iter()
+                .map(|h| number(h, "a heap size"))
+                .collect::<Result<Vec<u64>>>()?;
+            let count = sprague::counting::forced_start_losses(&heaps)?;
+            output::count("gzoi2017", heaps.len(), count, json)
         }
         Command::Catalog { json } => output::catalog(Catalog::entries(), json),
         Command::Serve { bind, port } => {

@@ -648,6 +648,23 @@ pub fn nimber(op: NimberOp, args: &[Nimber], result: Option<Nimber>, as_json: bo
     Ok(())
 }
 
+/// The answer of `count`: the number is the last word of the text.
+pub fn count(problem: &str, heaps: usize, count: u64, as_json: bool) -> Result<()> {
+    let modulus = sprague::counting::MODULUS;
+    if as_json {
+        return json(&serde_json::json!({
+            "problem": problem, "heaps": heaps, "modulus": modulus, "count": count
+        }));
+    }
+    let mut out = stdout();
+    writeln!(
+        out,
+        "{problem}: losing (subset, designated heap) pairs of {heaps} heaps, modulo {modulus}: {count}"
+    )?;
+    out.flush()?;
+    Ok(())
+}
+
 pub fn catalog(entries: &[Entry], as_json: bool) -> Result<()> {
     if as_json {
         return json(&entries);

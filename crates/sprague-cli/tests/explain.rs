@@ -272,3 +272,52 @@ fn value_explain_fills_in_the_closed_forms() {
         run.stdout
     );
 }
+
+/// GZOI 2017 by brute force: pairs (S, d ∈ S) where the player forced to move on heap d first
+/// cannot reach XOR 0, i.e. the XOR of S's other heaps is at least a_d.
+fn gzoi_brute_force(heaps: &[u64]) -> u64 {
+    let mut count = 0;
+    for set in 0u32..1 << heaps.len() {
+        for d in (0..heaps.len()).filter(|&d| set >> d & 1 == 1) {
+            let others = (0..heaps.len())
+                .filter(|&i| i != d && set >> i & 1 == 1)
+                .fold(0, |x, i| x ^ heaps[i]);
+            if others >= heaps[d] {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+#[test]
+fn count_gzoi2017_agrees_with_brute_force() {
+    let run = sprague(&["count", "gzoi2017", "1", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.split_whitespace().last(), Some("1"));
+    let mut state = 12345u64;
+    for n in 1..=9 {
+        let heaps: Vec<u64> = (0..n)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                state >> 59
+            })
+            .collect();
+        let words: Vec<String> = heaps.iter().map(u64::to_string).collect();
+        let mut args = vec!["count", "gzoi2017"];
+        args.extend(words.iter().map(String::as_str));
+        let run = sprague(&args);
+        assert_eq!(
+            run.stdout.split_whitespace().last().unwrap(),
+            gzoi_brute_force(&heaps).to_string(),
+            "{heaps:?}"
+        );
+        args.push("--json");
+        let v = sprague_json(&args);
+        assert_eq!(v["count"], gzoi_brute_force(&heaps), "{heaps:?}");
+        assert_eq!(v["modulus"], 1_000_000_007u64);
+    }
+    assert_bad_input(&["count", "gzoi2017", "1", "-2"], "-2");
+}
