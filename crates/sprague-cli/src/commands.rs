@@ -83,8 +83,31 @@ fn number(text: &str, what: &str) -> Result<u64> {
 /// The largest `--max-order`: its table takes 4·N² bytes (1 GiB).
 const MAX_ORDER: u64 = 1 << 14;
 
+/// Warns on stderr about the functions of every `script:PATH` among the command line's words
+/// whose names nearly match a hook (a typo the game would silently ignore). An unreadable file
+/// is left to the command, which reports it.
+#[cfg(feature = "rhai")]
+fn warn_near_misses() {
+    for word in std::env::args().skip(1) {
+        let Some(path) = word.strip_prefix("script:") else {
+            continue;
+        };
+        let Ok(source) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        for m in sprague::script::near_misses(&source) {
+            eprintln!(
+                "sprague: warning: {path}:{}: fn {} is not a hook the game reads; did you mean '{}'?",
+                m.line, m.name, m.hook
+            );
+        }
+    }
+}
+
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    #[cfg(feature = "rhai")]
+    warn_near_misses();
     let catalog = catalog(&cli.script)?;
     match cli.command {
         Command::Value(args) if args.batch => batch(&catalog, &args),

@@ -321,3 +321,37 @@ fn count_gzoi2017_agrees_with_brute_force() {
     }
     assert_bad_input(&["count", "gzoi2017", "1", "-2"], "-2");
 }
+
+#[test]
+fn near_misses_of_hook_names_warn_with_their_line() {
+    let spec = temp_script(
+        "near-miss",
+        "fn heap_options(n) {\n    if n >= 1 { [[n - 1]] } else { [] }\n}\nfn max_remove() { 1 }\nfn option(n) { [] }\nfn helper(x) { x }\n",
+    );
+    let run = sprague(&["value", &spec, "3"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The game still runs (a chain of heaps: G(3) = 1), and both typos are named.
+    assert!(run.stdout.contains("nim value:  1"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains(
+            ":4: fn max_remove is not a hook the game reads; did you mean 'max_removed'?"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains(":5: fn option is not a hook the game reads; did you mean 'options'?"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("helper"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
+    // The example scripts have helpers (takes, edges, to_move, parse_hand): no warning.
+    let coins = format!(
+        "script:{}/../../examples/scripts/coins.rhai",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = sprague(&["value", &coins, "5"]);
+    assert_eq!(run.stderr, "");
+}

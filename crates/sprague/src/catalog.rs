@@ -229,7 +229,7 @@ impl Entry {
 
 /// The optimal string alignment distance of `a` and `b`: insertions, deletions, substitutions
 /// and swaps of neighbours, each one edit.
-fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in d.iter_mut().enumerate() {

@@ -34,8 +34,11 @@
 pub mod heap;
 pub mod impartial;
 mod key;
+mod lint;
 mod memo;
 pub mod two_player;
+
+pub use lint::{near_misses, NearMiss, HOOKS};
 
 pub use key::Key;
 
