@@ -24,7 +24,7 @@ use crate::erased::{parse_sum, DynGame, EvaluatedGame, ImpartialGame, PartizanGa
 use crate::error::{Error, Result};
 use crate::game::{Evaluated, Impartial, Notation};
 use crate::games::toads_frogs;
-use crate::games::{amazons, cg, clobber, col_snort, cutcake, domineering, grid, hackenbush};
+use crate::games::{amazons, cg, clobber, col_snort, cram, cutcake, domineering, grid, hackenbush};
 use crate::games::{
     cards, circle, coins, ends, fibonacci, flipping, median, mnk, moore, nim, octal,
 };
@@ -269,6 +269,15 @@ where
     Arc::new(ImpartialGame::new(spec, game))
 }
 
+/// An impartial game whose position with no words is `start` (`cram:RxC`).
+fn impartial_from<G>(spec: impl Into<String>, game: G, start: G::Position) -> GameRef
+where
+    G: Impartial + Notation + Clone + Send + Sync + 'static,
+    G::Position: Send + Sync + 'static,
+{
+    Arc::new(ImpartialGame::with_start(spec, game, start))
+}
+
 fn evaluated<G>(spec: impl Into<String>, game: G) -> GameRef
 where
     G: Evaluated + Notation + Send + Sync + 'static,
@@ -449,6 +458,17 @@ fn build_domineering(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
         Some((spec, rows, cols)) => {
             let start = Domineering::rectangle(rows, cols).map_err(|e| s.error(e.to_string()))?;
             partizan(spec, Domineering, Some(start))
+        }
+    })
+}
+
+fn build_cram(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+    use cram::Cram;
+    Ok(match board_size(s)? {
+        None => impartial("cram", Cram),
+        Some((spec, rows, cols)) => {
+            let start = Cram::rectangle(rows, cols).map_err(|e| s.error(e.to_string()))?;
+            impartial_from(spec, Cram, start)
         }
     })
 }
@@ -952,6 +972,18 @@ pub static ENTRIES: &[Entry] = &[
         layout: Shape::Text,
         matcher: Matcher::Name("domineering"),
         build: build_domineering,
+    },
+    Entry {
+        spec: "cram:RxC",
+        params: "optional R×C: the empty board of R rows and C columns, when no board is given (at most 128 cells)",
+        position: "a board as for domineering, rows joined by | (or /): . empty, # blocked (e.g. '...|.#.|...')",
+        summary: "Cram: place a domino on two empty adjacent cells, either way (impartial Domineering); the player who cannot loses; regions are valued once up to the board's symmetries; moves read (1,1)-(1,2)",
+        example: "cram ...|.#.|...",
+        examples: &["cram:3x4", "cram '....|.#..|....'"],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("cram"),
+        build: build_cram,
     },
     Entry {
         spec: "hackenbush",

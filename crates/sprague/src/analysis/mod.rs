@@ -569,7 +569,7 @@ fn rate_normal(position: &Position, which: Which, remoteness: &mut SumSearch) ->
                             listing.items.len()
                         ),
                         None => format!(
-                            "{} {} has more winning moves than the {} listed",
+                            "{} {} may have more winning moves than the {} listed",
                             parts[index].game(),
                             parts[index],
                             listing.items.len()

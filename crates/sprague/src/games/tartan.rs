@@ -68,6 +68,66 @@ impl TartanRule {
     }
 }
 
+/// Heads with at most this many moves (and at most [`EXHAUSTIVE_AXIS`] on each axis) list
+/// their moves of a given value exhaustively.
+pub const EXHAUSTIVE_OPTIONS: u64 = 1 << 16;
+
+/// See [`EXHAUSTIVE_OPTIONS`]: the one-dimensional flip sets are built, so each axis is bounded.
+pub const EXHAUSTIVE_AXIS: u64 = 1 << 10;
+
+impl TartanRule {
+    /// Every move from head (x, y), of one-dimensional values (a, b), whose other cells have
+    /// XOR value `target`: the other cells of the product of flip sets S, T (with the head's
+    /// coordinates) have value (a ⊕ v(S)) ⊗ (b ⊕ v(T)) ⊕ a ⊗ b, so each S fixes v(T).
+    fn all_flips_with_value(
+        &self,
+        (x, y): (u64, u64),
+        (a, b): (u64, u64),
+        target: u64,
+        limit: usize,
+    ) -> Result<Listing<Vec<(u64, u64)>>> {
+        let xor = |rule: CoinRule, set: &[u64]| set.iter().fold(0, |s, &c| s ^ rule.value(c));
+        let mut by_value: std::collections::HashMap<u64, Vec<Vec<u64>>> = Default::default();
+        for set in self.y.flip_sets(y + 1) {
+            by_value.entry(b ^ xor(self.y, &set)).or_default().push(set);
+        }
+        let wanted = mul(a, b) ^ target;
+        let mut items = Vec::new();
+        let mut total = 0u64;
+        for xs in self.x.flip_sets(x + 1) {
+            let d = a ^ xor(self.x, &xs);
+            let matches: Vec<&Vec<u64>> = if d == 0 {
+                if wanted == 0 {
+                    by_value.values().flatten().collect()
+                } else {
+                    Vec::new()
+                }
+            } else {
+                by_value
+                    .get(&div(wanted, d))
+                    .map(|sets| sets.iter().collect())
+                    .unwrap_or_default()
+            };
+            for ys in matches {
+                total += 1;
+                if items.len() < limit {
+                    if (xs.len() as u64 + 1).saturating_mul(ys.len() as u64 + 1) > limit as u64 {
+                        return Err(Error::Limit(format!(
+                            "the move from head {x},{y} of {} flips more than {limit} coins; too large to list",
+                            self.spec
+                        )));
+                    }
+                    items.push(self.product((x, y), &xs, ys));
+                }
+            }
+        }
+        Ok(Listing {
+            items,
+            total: Some(total),
+        })
+    }
+}
+
 /// Reads the specs of this module: `corners`, `corners:W,H`, `rectangles`, `rectangles:W,H`,
 /// `tartan:A*B`; `None` for other names.
 ///
@@ -291,8 +351,10 @@ impl Turning for TartanRule {
         out
     }
 
-    /// One move of value `target` (when below the head's value), found from the nimber
-    /// algebra; others may exist, so the count is not given.
+    /// The moves from head (x, y) whose other cells have XOR value `target`: every one of
+    /// them when the head has at most [`EXHAUSTIVE_OPTIONS`] moves (see there), else one found from the
+    /// nimber algebra (for a target below the head's value; a move of a larger value may
+    /// exist but is not searched for), with the count not given.
     fn flips_with_value(
         &self,
         (x, y): (u64, u64),
@@ -301,8 +363,15 @@ impl Turning for TartanRule {
     ) -> Result<Listing<Vec<(u64, u64)>>> {
         let (nx, ny) = (x + 1, y + 1);
         let (a, b) = (self.x.value(nx), self.y.value(ny));
+        let (kx, ky) = (self.x.option_count(nx), self.y.option_count(ny));
+        if kx.max(ky) <= EXHAUSTIVE_AXIS && kx.saturating_mul(ky) <= EXHAUSTIVE_OPTIONS {
+            return self.all_flips_with_value((x, y), (a, b), target, limit);
+        }
         let Some((alpha, beta)) = option_values(a, b, target) else {
-            return Ok(Listing::all(Vec::new()));
+            return Ok(Listing {
+                items: Vec::new(),
+                total: None,
+            });
         };
         let xs = self.x.flip_sets_with_value(nx, alpha, limit)?;
         let ys = self.y.flip_sets_with_value(ny, beta, limit)?;

@@ -297,3 +297,59 @@ proptest! {
         prop_assert_eq!(mul(alpha, b) ^ mul(a, beta) ^ mul(alpha, beta), t);
     }
 }
+
+/// Every move of a given value is listed, also those above the head's own value (a sum's
+/// winning move may raise one part): the listing equals brute force over the head's flips.
+#[test]
+fn moves_of_every_value_are_all_listed_on_small_boards() {
+    for rule in rules() {
+        for x in 0..7 {
+            for y in 0..7 {
+                let mut brute: std::collections::BTreeMap<u64, Vec<Vec<(u64, u64)>>> =
+                    Default::default();
+                for mut cells in rule.flips((x, y)) {
+                    let value = value_of(&rule, &cells);
+                    cells.sort();
+                    brute.entry(value).or_default().push(cells);
+                }
+                let top = brute.keys().max().copied().unwrap_or(0);
+                for target in 0..=top + 2 {
+                    let listing = rule.flips_with_value((x, y), target, 10_000).unwrap();
+                    assert!(listing.is_complete(), "{} ({x},{y}) {target}", rule.spec);
+                    let mut listed: Vec<Vec<(u64, u64)>> = listing
+                        .items
+                        .into_iter()
+                        .map(|mut c| {
+                            c.sort();
+                            c
+                        })
+                        .collect();
+                    listed.sort();
+                    let mut want = brute.get(&target).cloned().unwrap_or_default();
+                    want.sort();
+                    assert_eq!(listed, want, "{} ({x},{y}) to {target}", rule.spec);
+                }
+            }
+        }
+    }
+}
+
+/// Found by the catalog-wide test: in `moore:2 0 2 0 0 + corners ...` (nim value 2 ⊕ 1) the
+/// corners part has two moves up to value 2 (above its own value 1), and both win.
+#[test]
+fn a_sum_lists_the_moves_that_raise_a_corners_part() {
+    let rule = rule_of("corners");
+    let heads = vec![(0, 0), (0, 2), (1, 1), (2, 3), (4, 0), (4, 1), (5, 1)];
+    assert_eq!(value_of(&rule, &heads), 1);
+    let raising = CoinGame(rule.clone())
+        .options_with_nim_value(&heads, 2, 100)
+        .unwrap()
+        .unwrap();
+    assert!(raising.is_complete());
+    let texts: Vec<String> = raising
+        .items
+        .iter()
+        .map(|after| CoinGame(rule.clone()).write_move(&heads, after))
+        .collect();
+    assert_eq!(texts, ["flip x=0,2 y=1,3", "flip x=1,2 y=2,3"]);
+}
