@@ -355,3 +355,21 @@ fn near_misses_of_hook_names_warn_with_their_line() {
     let run = sprague(&["value", &coins, "5"]);
     assert_eq!(run.stderr, "");
 }
+
+#[test]
+fn solve_reports_say_what_kind_of_draw() {
+    let v = sprague_json(&["solve", "mnk:3,3,3", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "tie");
+    let spec = temp_script(
+        "solve-loop",
+        "fn options(n) { if n == 0 { [1] } else { [0] } }",
+    );
+    let v = sprague_json(&["solve", &spec, "0", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "loop");
+    assert_eq!(v["details"]["nim_value"], json!(null));
+    assert_eq!(v["details"]["loopy_value"], "∞()");
+    let v = sprague_json(&["solve", "cards:2,4", "--json"]);
+    assert_eq!(v.get("draw_kind"), None, "{v}");
+}

@@ -880,10 +880,9 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
 /// mover of a move) says it is: `tie` (a finished game with no winner) or `loop` (infinite
 /// play, also when the value does not tell).
 pub fn draw_kind(outcome: Outcome, value: Option<Value>) -> Option<&'static str> {
-    match (outcome, value) {
-        (Outcome::D, Some(Value::Tie)) => Some("tie"),
-        (Outcome::D, _) => Some("loop"),
-        _ => None,
+    match outcome {
+        Outcome::D => value.unwrap_or(Value::Draw).draw_kind(),
+        Outcome::N | Outcome::P => None,
     }
 }
 

@@ -186,6 +186,7 @@ where
                 game: shared.spec.clone(),
                 position: shared.game.position_json(&start),
                 outcome: solved.outcome(),
+                draw_kind: crate::game::Value::from_outcome(solved.outcome()).draw_kind(),
                 remoteness: solved.remoteness.map(u64::from),
                 positions: search.positions() as u64,
                 details: serde_json::Map::new(),

@@ -107,6 +107,16 @@ impl Value {
         }
     }
 
+    /// For the values of outcome `D`, the kind of draw as JSON names it: `tie` (a finished game
+    /// with no winner) or `loop` (infinite play); `None` for a win or a loss.
+    pub const fn draw_kind(self) -> Option<&'static str> {
+        match self {
+            Value::Tie => Some("tie"),
+            Value::Draw => Some("loop"),
+            Value::Win | Value::Lose => None,
+        }
+    }
+
     /// `win`, `lose`, `tie` or `draw`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -448,6 +458,9 @@ pub struct SolveReport {
     pub position: serde_json::Value,
     /// Who wins from the start.
     pub outcome: Outcome,
+    /// With outcome `D`: `tie` or `loop` ([`Value::draw_kind`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_kind: Option<&'static str>,
     /// Remoteness of the start (absent for draws).
     pub remoteness: Option<u64>,
     /// Positions reachable from the start, the start included.

@@ -273,6 +273,7 @@ impl ImpartialGame {
             game: self.spec.clone(),
             position: key.to_json(),
             outcome,
+            draw_kind: crate::game::Value::from_outcome(outcome).draw_kind(),
             remoteness,
             positions: order.len() as u64,
             details,
