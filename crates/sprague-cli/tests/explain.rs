@@ -373,3 +373,16 @@ fn solve_reports_say_what_kind_of_draw() {
     let v = sprague_json(&["solve", "cards:2,4", "--json"]);
     assert_eq!(v.get("draw_kind"), None, "{v}");
 }
+
+#[test]
+fn value_explain_shows_tartan_products() {
+    let run = sprague(&["value", "corners", "1,1", "2,3", "--explain"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("outcome:    P"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("2,3: twins(3) ⊗ twins(4) = 2 ⊗ 3 = 1; XOR 0"),
+        "{}",
+        run.stdout
+    );
+}

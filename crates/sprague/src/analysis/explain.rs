@@ -279,6 +279,19 @@ mod tests {
         let l = lines(&["fib", "10"], Play::Normal);
         assert!(l[0].contains("10 = 8 + 2"), "{l:#?}");
         assert!(l[0].contains("2 ≤ 9: taking 2 wins"), "{l:#?}");
+        // The Tartan theorem: 2 ⊗ 3 = 1 in the nim field, and 1 XOR 1 = 0.
+        let l = lines(&["corners", "1,1", "2,3"], Play::Normal);
+        assert!(
+            l[0].contains(
+                "1,1: twins(2) ⊗ twins(2) = 1 ⊗ 1 = 1, 2,3: twins(3) ⊗ twins(4) = 2 ⊗ 3 = 1; XOR 0"
+            ),
+            "{l:#?}"
+        );
+        let l = lines(&["ruler", "5", "8"], Play::Normal);
+        assert!(
+            l[0].contains("8: the largest power of 2 dividing 8 = 8; XOR 9"),
+            "{l:#?}"
+        );
         let l = lines(&["moore:2", "3", "3", "3"], Play::Normal);
         assert!(l[0].contains("2^1: 3, 2^0: 3"), "{l:#?}");
         assert!(l[0].contains("a P-position"), "{l:#?}");
