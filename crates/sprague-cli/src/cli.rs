@@ -57,6 +57,7 @@ pub struct Cli {
 
 /// Caps on untrusted `script:PATH` games; each may be raised.
 #[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Script caps (for script:PATH games only)")]
 pub struct ScriptCaps {
     /// Script games: most Rhai operations in one call of a script function.
     #[arg(long, global = true, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -80,6 +81,14 @@ pub struct ScriptCaps {
 pub enum BenchTarget {
     /// Nim products: latency, throughput and slices, every path beside the peers.
     Nimber,
+}
+
+/// The counting problems of `count`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountProblem {
+    /// GZOI 2017 (seed 003): pairs (a subset of the heaps, a designated heap in it) where the
+    /// first player, forced to move first on the designated heap, loses Nim.
+    Gzoi2017,
 }
 
 /// Output formats of `table`.
@@ -132,6 +141,10 @@ pub struct PositionArgs {
     /// Misère play: the player unable to move wins.
     #[arg(long)]
     pub misere: bool,
+    /// With `value`: say why: each part's nim value, their XOR in binary and which part to
+    /// change to what; the closed form that decides, with its numbers (JSON: "explanation").
+    #[arg(long)]
+    pub explain: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -162,6 +175,9 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
+        /// With `--format csv`: leave out the header line `n,value`.
+        #[arg(long)]
+        no_header: bool,
         /// Keep a checkpoint in FILE and resume from it (take-and-break codes with splits).
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
@@ -349,6 +365,21 @@ pub enum Command {
         /// Write the thermograph as an SVG image to FILE (`-` for stdout).
         #[arg(long, value_name = "FILE")]
         svg: Option<std::path::PathBuf>,
+    },
+    /// Counting problems about Nim positions, answered modulo 10^9+7 as a judge expects.
+    #[command(
+        after_help = "The count is the last word printed, modulo 1000000007.\n\nExamples:\n  sprague count gzoi2017 1 2            # 1\n  sprague count gzoi2017 3 5 6 --json"
+    )]
+    Count {
+        /// The problem.
+        #[arg(value_enum)]
+        problem: CountProblem,
+        /// The heap sizes A1 A2 ... (unsigned 64-bit).
+        #[arg(required = true, num_args = 1.., allow_negative_numbers = true, value_name = "A")]
+        heaps: Vec<String>,
+        /// Print JSON: {"problem", "heaps", "modulus", "count"}.
+        #[arg(long)]
+        json: bool,
     },
     /// Every game spec with its parameters, position syntax and a summary.
     Catalog {

@@ -1,6 +1,8 @@
 //! One function per subcommand: call the library, hand the result to `output`.
 
-use crate::cli::{BenchTarget, Cli, Command, NimberOp, PositionArgs, ScriptCaps, TableFormat};
+use crate::cli::{
+    BenchTarget, Cli, Command, CountProblem, NimberOp, PositionArgs, ScriptCaps, TableFormat,
+};
 use crate::error::bad;
 use crate::output;
 use crate::progress::Bar;
@@ -65,15 +67,46 @@ fn number(text: &str, what: &str) -> Result<u64> {
 /// The largest `--max-order`: its table takes 4·N² bytes (1 GiB).
 const MAX_ORDER: u64 = 1 << 14;
 
+/// Warns on stderr about the functions of every `script:PATH` among the command line's words
+/// whose names nearly match a hook (a typo the game would silently ignore). An unreadable file
+/// is left to the command, which reports it.
+#[cfg(feature = "rhai")]
+fn warn_near_misses() {
+    for word in std::env::args().skip(1) {
+        let Some(path) = word.strip_prefix("script:") else {
+            continue;
+        };
+        let Ok(source) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        for m in sprague::script::near_misses(&source) {
+            eprintln!(
+                "sprague: warning: {path}:{}: fn {} is not a hook the game reads; did you mean '{}'?",
+                m.line, m.name, m.hook
+            );
+        }
+    }
+}
+
 /// Runs one parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
+    #[cfg(feature = "rhai")]
+    warn_near_misses();
     let catalog = catalog(&cli.script)?;
     match cli.command {
         Command::Value(args) if args.batch => batch(&catalog, &args),
         Command::Value(args) => {
             let position = position(&catalog, &args)?;
             let answer = sprague::analysis::answer(&position, play(args.misere))?;
-            output::answer(&answer, &position, args.json)
+            let explanation = if args.explain {
+                Some(sprague::analysis::explain::explain(
+                    &position,
+                    play(args.misere),
+                )?)
+            } else {
+                None
+            };
+            output::answer(&answer, &position, explanation.as_deref(), args.json)
         }
         Command::Compare { words, mut json } => {
             // Everything after the first position word arrives here, `--` and `--json` too.
@@ -106,18 +139,25 @@ pub fn run(cli: Cli) -> Result<()> {
             if args.batch {
                 return Err(bad("--batch is for 'value'; 'moves' takes one position"));
             }
+            if args.explain {
+                return Err(bad("--explain is for 'value'"));
+            }
             let position = position(&catalog, &args)?;
             let answer = sprague::analysis::moves_answer(&position, play(args.misere))?;
-            output::moves_answer(&answer, &position, args.json)
+            output::moves_answer(&answer, &position, play(args.misere), args.json)
         }
         Command::Table {
             game,
             to,
             format,
+            no_header,
             checkpoint,
             checkpoint_interval,
             threads,
         } => {
+            if no_header && format != TableFormat::Csv {
+                return Err(bad("--no-header goes with --format csv"));
+            }
             let to = number(&to, "--to")?;
             let default_threads =
                 std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
@@ -157,7 +197,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 &name,
                 &table,
                 format == TableFormat::Json,
-                format == TableFormat::Csv,
+                (format == TableFormat::Csv).then_some(!no_header),
             )
         }
         Command::Period { game, max, json } => {
@@ -262,6 +302,18 @@ pub fn run(cli: Cli) -> Result<()> {
             let mut input = std::io::stdin().lock();
             let mut output = std::io::stdout().lock();
             crate::play::run(&catalog, &words, seed, &mut input, &mut output)
+        }
+        Command::Count {
+            problem: CountProblem::Gzoi2017,
+            heaps,
+            json,
+        } => {
+            let heaps = heaps
+                .iter()
+                .map(|h| number(h, "a heap size"))
+                .collect::<Result<Vec<u64>>>()?;
+            let count = sprague::counting::forced_start_losses(&heaps)?;
+            output::count("gzoi2017", heaps.len(), count, json)
         }
         Command::Catalog { json } => output::catalog(Catalog::entries(), json),
         Command::Serve { bind, port } => {
@@ -384,6 +436,9 @@ fn nimber(op: NimberOp, args: &[String], batch: bool, json: bool) -> Result<()> 
 /// line each on stdout; a line that fails answers `{"error", "line"}` and the exit code is 2.
 fn batch(catalog: &Catalog, args: &PositionArgs) -> Result<()> {
     use std::io::{BufRead, Write};
+    if args.explain {
+        return Err(bad("--explain takes one position, not --batch"));
+    }
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     let mut failed = 0usize;

@@ -44,7 +44,14 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
     if report.play == Play::Misere {
         writeln!(out, "play:       misère (the player unable to move wins)")?;
     }
-    writeln!(out, "outcome:    {}", outcome_words(report.outcome))?;
+    match report.play {
+        Play::Misere => writeln!(
+            out,
+            "outcome:    {} in misère play",
+            outcome_words(report.outcome)
+        )?,
+        Play::Normal => writeln!(out, "outcome:    {}", outcome_words(report.outcome))?,
+    }
     if let Some(note) = &report.misere_note {
         writeln!(out, "method:     {note}")?;
     }
@@ -84,11 +91,39 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
     Ok(())
 }
 
-pub fn answer(answer: &Answer, position: &Position, as_json: bool) -> Result<()> {
-    match answer {
-        Answer::Value(report) => value(report, position, as_json),
-        Answer::Partizan(report) => partizan_value(report, position, as_json),
+/// `explanation`: the lines of `--explain`, printed after the report (JSON: `"explanation"`).
+pub fn answer(
+    answer: &Answer,
+    position: &Position,
+    explanation: Option<&[String]>,
+    as_json: bool,
+) -> Result<()> {
+    if let (Some(lines), true) = (explanation, as_json) {
+        // The report's fields in their order, then "explanation".
+        let report = serde_json::to_string(answer)?;
+        let fields = report.strip_suffix('}').unwrap_or(&report);
+        let mut out = stdout();
+        writeln!(
+            out,
+            "{fields},\"explanation\":{}}}",
+            serde_json::to_string(lines)?
+        )?;
+        out.flush()?;
+        return Ok(());
     }
+    match answer {
+        Answer::Value(report) => value(report, position, as_json)?,
+        Answer::Partizan(report) => partizan_value(report, position, as_json)?,
+    }
+    if let Some(lines) = explanation {
+        let mut out = stdout();
+        writeln!(out, "why:")?;
+        for line in lines {
+            writeln!(out, "  {line}")?;
+        }
+        out.flush()?;
+    }
+    Ok(())
 }
 
 fn partizan_value(report: &PartizanReport, position: &Position, as_json: bool) -> Result<()> {
@@ -192,9 +227,14 @@ pub fn thermograph(
     Ok(())
 }
 
-pub fn moves_answer(answer: &MovesAnswer, position: &Position, as_json: bool) -> Result<()> {
+pub fn moves_answer(
+    answer: &MovesAnswer,
+    position: &Position,
+    play: Play,
+    as_json: bool,
+) -> Result<()> {
     match answer {
-        MovesAnswer::Moves(report) => moves(report, position, as_json),
+        MovesAnswer::Moves(report) => moves(report, position, play, as_json),
         MovesAnswer::Partizan(report) => partizan_moves(report, position, as_json),
     }
 }
@@ -233,12 +273,18 @@ fn partizan_moves(report: &PartizanMoves, position: &Position, as_json: bool) ->
     Ok(())
 }
 
-fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result<()> {
+fn moves(report: &MovesReport, position: &Position, play: Play, as_json: bool) -> Result<()> {
     if as_json {
         return json(report);
     }
     let mut out = stdout();
     writeln!(out, "position: {position}")?;
+    if play == Play::Misere {
+        writeln!(
+            out,
+            "play:     misère (the player unable to move wins); outcomes below are misère outcomes"
+        )?;
+    }
     if report.moves.is_empty() {
         writeln!(out, "no moves")?;
     }
@@ -263,13 +309,14 @@ fn moves(report: &MovesReport, position: &Position, as_json: bool) -> Result<()>
     Ok(())
 }
 
-pub fn table(game: &str, table: &Table, as_json: bool, as_csv: bool) -> Result<()> {
+/// `csv`: CSV with (`Some(true)`) or without its header line.
+pub fn table(game: &str, table: &Table, as_json: bool, csv: Option<bool>) -> Result<()> {
     if as_json {
         return json(&TableReport::new(game, table));
     }
     let mut out = stdout();
-    if as_csv {
-        TableReport::new(game, table).write_csv(&mut out)?;
+    if let Some(header) = csv {
+        TableReport::new(game, table).write_csv_rows(&mut out, header)?;
     } else {
         let width = table
             .values
@@ -316,6 +363,10 @@ pub fn period(game: &str, search: &PeriodSearch, as_json: bool) -> Result<()> {
         PeriodSearch::NotCertified { checked_to } => writeln!(
             out,
             "{game}: no period certified with values up to n = {checked_to}"
+        )?,
+        PeriodSearch::NoCertificate { reason } => writeln!(
+            out,
+            "{game}: no period can be certified, so none was searched for: {reason}"
         )?,
     }
     out.flush()?;
@@ -544,9 +595,10 @@ pub fn solve_game(report: &SolveReport, as_json: bool) -> Result<()> {
     writeln!(out, "game:       {}", report.game)?;
     writeln!(out, "start:      {}", report.position)?;
     writeln!(out, "outcome:    {}", outcome_words(report.outcome))?;
-    match report.remoteness {
-        Some(r) => writeln!(out, "remoteness: {r}")?,
-        None => writeln!(out, "remoteness: none (a draw)")?,
+    match (report.remoteness, report.outcome) {
+        (Some(r), _) => writeln!(out, "remoteness: {r}")?,
+        (None, Outcome::D) => writeln!(out, "remoteness: none (a draw)")?,
+        (None, _) => writeln!(out, "remoteness: not computed")?,
     }
     writeln!(out, "positions:  {}", report.positions)?;
     for (key, value) in &report.details {
@@ -592,6 +644,23 @@ pub fn nimber(op: NimberOp, args: &[Nimber], result: Option<Nimber>, as_json: bo
             args[0]
         )?,
     }
+    out.flush()?;
+    Ok(())
+}
+
+/// The answer of `count`: the number is the last word of the text.
+pub fn count(problem: &str, heaps: usize, count: u64, as_json: bool) -> Result<()> {
+    let modulus = sprague::counting::MODULUS;
+    if as_json {
+        return json(&serde_json::json!({
+            "problem": problem, "heaps": heaps, "modulus": modulus, "count": count
+        }));
+    }
+    let mut out = stdout();
+    writeln!(
+        out,
+        "{problem}: losing (subset, designated heap) pairs of {heaps} heaps, modulo {modulus}: {count}"
+    )?;
     out.flush()?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod explain;
 mod misere;
 mod partizan;
 mod script;

@@ -140,6 +140,13 @@ async fn bad_input_answers_400_with_a_message() {
     let bad = StatusCode::BAD_REQUEST;
     let limits = Limits::default;
     assert_error(limits(), "/api/value?game=nosuch", bad, "unknown game").await;
+    assert_error(
+        limits(),
+        "/api/value?game=kaylse&position=3",
+        bad,
+        "did you mean 'kayles'?",
+    )
+    .await;
     assert_error(limits(), "/api/value", bad, "missing parameter 'game'").await;
     assert_error(
         limits(),

@@ -227,6 +227,32 @@ impl Entry {
     }
 }
 
+/// The optimal string alignment distance of `a` and `b`: insertions, deletions, substitutions
+/// and swaps of neighbours, each one edit.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
 /// A heap game over `rules`, with its table for `table` and `period`.
 fn heap(spec: impl Into<String>, rules: Arc<dyn HeapRules>) -> GameRef {
     let spec = spec.into();
@@ -1149,8 +1175,49 @@ impl Catalog {
         };
         match ENTRIES.iter().find(|e| e.matches(&name)) {
             Some(entry) => (entry.build)(&spec, &self.settings),
-            None => Err(spec.error("unknown game; run 'sprague catalog' for the list")),
+            None => Err(spec.error(match Catalog::suggest(&name) {
+                Some(near) => {
+                    format!(
+                        "unknown game; did you mean '{near}'? (run 'sprague catalog' for the list)"
+                    )
+                }
+                None => "unknown game; run 'sprague catalog' for the list".into(),
+            })),
         }
+    }
+
+    /// The catalog's game name nearest to `name` when one is near enough to be a typo (at most
+    /// one edit in four letters, two at most; a swap of two neighbours counts as one), for "did
+    /// you mean ...?".
+    ///
+    /// ```
+    /// use sprague::catalog::Catalog;
+    /// assert_eq!(Catalog::suggest("kaylse"), Some("kayles"));
+    /// assert_eq!(Catalog::suggest("domineerign:3x3"), Some("domineering"));
+    /// assert_eq!(Catalog::suggest("chess"), None);
+    /// ```
+    pub fn suggest(name: &str) -> Option<&'static str> {
+        let name = name.split(':').next().unwrap_or(name).to_ascii_lowercase();
+        let allowed = (name.chars().count() / 4).clamp(1, 2);
+        ENTRIES
+            .iter()
+            .filter_map(|e| match e.matcher {
+                Matcher::Name(n) => Some(n),
+                Matcher::Code => None,
+            })
+            .map(|n| (edit_distance(&name, n), n))
+            .filter(|&(d, _)| d <= allowed)
+            .min_by_key(|&(d, _)| d)
+            .map(|(_, n)| n)
+    }
+
+    /// Whether `word` names a game of the catalog by its name (`nim`, `sub:1,2`), as a word
+    /// inside a position does when a `+` was forgotten before it.
+    fn names_a_game(word: &str) -> bool {
+        let name = word.split(':').next().unwrap_or(word).to_ascii_lowercase();
+        ENTRIES
+            .iter()
+            .any(|e| matches!(e.matcher, Matcher::Name(n) if n == name))
     }
 
     /// Parses command-line words `GAME POSITION... [+ GAME POSITION...]` into a position.
@@ -1158,7 +1225,26 @@ impl Catalog {
     /// # Errors
     /// [`Error::Spec`] for a bad spec or a stray `+`; [`Error::Position`] for a bad position.
     pub fn parse_position<S: AsRef<str>>(&self, words: &[S]) -> Result<Position> {
-        parse_sum(words, |spec| self.game(spec))
+        parse_sum(words, |spec| self.game(spec)).map_err(|e| match e {
+            // A game's name among a position's words: most likely a forgotten '+'.
+            Error::Position { game, reason } => {
+                let forgotten = words
+                    .split(|w| w.as_ref() == "+")
+                    .flat_map(|group| group.iter().skip(1))
+                    .map(AsRef::as_ref)
+                    .find(|w| Catalog::names_a_game(w));
+                match forgotten {
+                    Some(word) => Error::Position {
+                        game,
+                        reason: format!(
+                            "{reason}; did you forget a '+' before '{word}'? (sums are written GAME POSITION + GAME POSITION)"
+                        ),
+                    },
+                    None => Error::Position { game, reason },
+                }
+            }
+            other => other,
+        })
     }
 
     /// The game of `spec` with its single-heap values, for `table`, `period`, `genus` and
@@ -1191,5 +1277,50 @@ impl Catalog {
             ))
         })?;
         Ok((name, rules))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distances_count_swaps_as_one() {
+        assert_eq!(edit_distance("kayles", "kayles"), 0);
+        assert_eq!(edit_distance("kaylse", "kayles"), 1);
+        assert_eq!(edit_distance("nmi", "nim"), 1);
+        assert_eq!(edit_distance("", "nim"), 3);
+        assert_eq!(edit_distance("wythof", "wythoff"), 1);
+        assert_eq!(edit_distance("dawson-chess", "dawson"), 6);
+    }
+
+    #[test]
+    fn typos_get_a_suggestion_and_strangers_do_not() {
+        assert_eq!(Catalog::suggest("nmi"), Some("nim"));
+        assert_eq!(Catalog::suggest("wythof"), Some("wythoff"));
+        assert_eq!(Catalog::suggest("Kayls"), Some("kayles"));
+        assert_eq!(Catalog::suggest("xyzzy"), None);
+        let e = Catalog::default().game("kaylse").err().unwrap().to_string();
+        assert!(e.contains("did you mean 'kayles'?"), "{e}");
+    }
+
+    #[test]
+    fn a_game_name_inside_a_position_is_a_forgotten_plus() {
+        let catalog = Catalog::default();
+        let e = catalog
+            .parse_position(&["kayles", "3", "nim", "4"])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("did you forget a '+' before 'nim'?"), "{e}");
+        let e = catalog
+            .parse_position(&["kayles", "3", "x"])
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(!e.contains("forget"), "{e}");
+        assert!(catalog
+            .parse_position(&["kayles", "3", "+", "nim", "4"])
+            .is_ok());
     }
 }

@@ -97,15 +97,15 @@ fn kayles_script_certifies_the_builtin_period() {
 fn grundy_script_equals_the_builtin_grundy() {
     let grundy = example("grundy");
     assert_eq!(table(&grundy, 300), table("grundy", 300));
-    assert_eq!(
+    assert!(matches!(
         parse_game(&grundy)
             .unwrap()
             .heap()
             .unwrap()
             .period(2000, &())
             .unwrap(),
-        PeriodSearch::NotCertified { checked_to: 2000 }
-    );
+        PeriodSearch::NoCertificate { .. }
+    ));
     let heaps = ["20", "17", "9"];
     assert_eq!(
         value(&words(&grundy, &heaps)).nim_value,
@@ -551,7 +551,7 @@ fn caps_are_errors_that_name_their_flag() {
     assert_eq!(line, 2);
     assert_eq!(
         message,
-        "the script ran more than 10000 operations in one call; raise the cap with --script-max-operations (in options)"
+        "the script ran more than 10000 operations in one call: a loop that never ends (a while or loop without a reachable break, a counter that never reaches its bound) or a call that is very slow; check the loops, else raise the cap with --script-max-operations (in options)"
     );
     let (_, e) = error_of(
         "depth",
@@ -562,7 +562,7 @@ fn caps_are_errors_that_name_their_flag() {
     let (_, _, message) = script_error(&e);
     assert!(
         message.starts_with(
-            "function calls nest deeper than 8 levels; raise the cap with --script-max-call-depth"
+            "function calls nest deeper than 8 levels: a recursion without a base case that stops it, or one very deep; check the recursion, else raise the cap with --script-max-call-depth"
         ),
         "{message}"
     );
@@ -596,7 +596,7 @@ fn caps_are_errors_that_name_their_flag() {
     assert_eq!(
         e,
         Error::Limit(format!(
-            "script:{}: more than 50 positions explored; raise the cap with --script-max-positions",
+            "script:{}: more than 50 positions explored: the positions reachable may never end (a move that makes a position larger, such as n -> n + 1, reaches ever new ones) or the game is larger than the cap; check the moves, else raise the cap with --script-max-positions",
             temp_script("positions", "fn options(n) { [n + 1] }")
         ))
     );

@@ -12,6 +12,7 @@
 //! # Ok::<(), sprague::Error>(())
 //! ```
 
+pub mod explain;
 pub mod partizan;
 
 use crate::erased::{Part, Position, Single, SumGame};
@@ -683,6 +684,10 @@ pub struct ValueReport {
     pub position: Json,
     /// Who wins.
     pub outcome: Outcome,
+    /// With outcome `D`: `tie` (the game can be forced to end with no winner) or `loop` (play
+    /// goes on for ever).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_kind: Option<&'static str>,
     /// The nim value, where it is a finite nimber under normal play.
     pub nim_value: Option<u64>,
     /// The loopy value ∞(K) when the position is loopy, as text.
@@ -731,6 +736,9 @@ pub struct OptionReport {
     pub display: String,
     /// The outcome of the position after the move (for the player then to move).
     pub outcome: Outcome,
+    /// With outcome `D`: `tie` or `loop`, as in [`ValueReport::draw_kind`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_kind: Option<&'static str>,
     /// Its nim value, where finite.
     pub nim_value: Option<u64>,
     /// Its loopy value ∞(K), as text.
@@ -752,6 +760,7 @@ impl From<Rated> for OptionReport {
             text: m.text,
             component: m.component,
             outcome: m.outcome,
+            draw_kind: draw_kind(m.outcome, Some(m.value)),
             nim_value: m.nim_value,
             loopy_value: m.loopy_value,
             score: m.score,
@@ -789,6 +798,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
         game: position.game(),
         position: position.to_json(),
         outcome: Outcome::D,
+        draw_kind: None,
         nim_value: None,
         loopy_value: None,
         score: None,
@@ -813,6 +823,9 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
         Position::Single(s) => {
             let e = s.evaluate()?;
             report.outcome = e.outcome;
+            // A scored game that ends level is a tie.
+            let value = e.value.or(e.score.map(|_| Value::Tie));
+            report.draw_kind = draw_kind(e.outcome, value);
             report.nim_value = e.nim_value;
             report.score = e.score;
             report.remoteness = e.remoteness;
@@ -856,7 +869,21 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
             }
         }
     }
+    if report.draw_kind.is_none() {
+        // Impartial sums are drawn only by infinite play.
+        report.draw_kind = draw_kind(report.outcome, Some(Value::Draw));
+    }
     Ok(report)
+}
+
+/// With outcome `D`, what kind of draw `value` (the value for the player to move, or for the
+/// mover of a move) says it is: `tie` (a finished game with no winner) or `loop` (infinite
+/// play, also when the value does not tell).
+pub fn draw_kind(outcome: Outcome, value: Option<Value>) -> Option<&'static str> {
+    match outcome {
+        Outcome::D => value.unwrap_or(Value::Draw).draw_kind(),
+        Outcome::N | Outcome::P => None,
+    }
 }
 
 /// What `sprague value` reports on any position: [`value`]'s report, or for a partizan

@@ -186,6 +186,7 @@ where
                 game: shared.spec.clone(),
                 position: shared.game.position_json(&start),
                 outcome: solved.outcome(),
+                draw_kind: crate::game::Value::from_outcome(solved.outcome()).draw_kind(),
                 remoteness: solved.remoteness.map(u64::from),
                 positions: search.positions() as u64,
                 details: serde_json::Map::new(),
@@ -401,6 +402,10 @@ where
             .unwrap_or_else(|e| e.into_inner())
             .insert(self.position.clone(), ok);
         ok
+    }
+
+    fn explain(&self) -> Option<String> {
+        self.shared.game.explain(&self.position)
     }
 
     fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)> {

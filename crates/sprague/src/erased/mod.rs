@@ -94,6 +94,7 @@ pub(crate) trait PartDyn: Send + Sync + Any {
     fn options_with_value(&self, target: u64, limit: usize) -> Result<Listing<PartMove>>;
     fn known_outcome(&self) -> Option<Outcome>;
     fn misere_sj(&self) -> bool;
+    fn explain(&self) -> Option<String>;
     fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)>;
 }
 
@@ -146,6 +147,11 @@ impl Part {
     /// The normal-play outcome of the part alone by a closed form, where its game has one.
     pub fn known_outcome(&self) -> Option<Outcome> {
         self.0.known_outcome()
+    }
+
+    /// The closed form that decides the part, with its numbers, where its game has one.
+    pub fn explain(&self) -> Option<String> {
+        self.0.explain()
     }
 
     /// Whether misère sums may treat the part by the SJ rule (proven, or checked by search).

@@ -107,6 +107,16 @@ impl Value {
         }
     }
 
+    /// For the values of outcome `D`, the kind of draw as JSON names it: `tie` (a finished game
+    /// with no winner) or `loop` (infinite play); `None` for a win or a loss.
+    pub const fn draw_kind(self) -> Option<&'static str> {
+        match self {
+            Value::Tie => Some("tie"),
+            Value::Draw => Some("loop"),
+            Value::Win | Value::Lose => None,
+        }
+    }
+
     /// `win`, `lose`, `tie` or `draw`.
     pub const fn name(self) -> &'static str {
         match self {
@@ -283,6 +293,12 @@ pub trait Impartial: Game {
         None
     }
 
+    /// The closed form that decides `component`, in words with its numbers filled in (for
+    /// `value --explain`), where the game decides it by a formula; `None` otherwise.
+    fn explain(&self, _component: &Self::Position) -> Option<String> {
+        None
+    }
+
     /// Whether misère sums of this component follow the SJ (Anti-SG) rule of
     /// [`crate::solve::misere`]: `Some(true)` where it is proven for the family (Nim),
     /// `Some(false)` where it is known to fail, `None` to check the conditions by a bounded
@@ -442,6 +458,9 @@ pub struct SolveReport {
     pub position: serde_json::Value,
     /// Who wins from the start.
     pub outcome: Outcome,
+    /// With outcome `D`: `tie` or `loop` ([`Value::draw_kind`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_kind: Option<&'static str>,
     /// Remoteness of the start (absent for draws).
     pub remoteness: Option<u64>,
     /// Positions reachable from the start, the start included.

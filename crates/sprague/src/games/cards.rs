@@ -520,6 +520,7 @@ impl CardsGame {
             game: self.cards.spec(),
             position: position_json(start),
             outcome: evaluation.outcome,
+            draw_kind: evaluation.value().draw_kind(),
             remoteness: evaluation.remoteness,
             positions: reachable.positions.len() as u64,
             details,

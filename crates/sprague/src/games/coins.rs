@@ -45,6 +45,12 @@ pub trait Turning: Clone + Send + Sync + 'static {
     /// The nim value of one head on `cell`.
     fn value(&self, cell: Self::Cell) -> u64;
 
+    /// The closed form of [`Turning::value`] at `cell` with its numbers filled in, e.g.
+    /// `1 ⊗ 2 = 2`, for `value --explain`; `None` when there is nothing to show.
+    fn value_rule(&self, _cell: Self::Cell) -> Option<String> {
+        None
+    }
+
     /// How many moves a head on `cell` has (saturating).
     fn option_count(&self, cell: Self::Cell) -> u64;
 
@@ -136,6 +142,30 @@ impl<T: Turning> Impartial for CoinGame<T> {
         Ok(Some(NimValue::Finite(
             heads.iter().fold(0, |x, &h| x ^ self.0.value(h)),
         )))
+    }
+
+    fn explain(&self, heads: &Vec<T::Cell>) -> Option<String> {
+        const SHOWN: usize = 8;
+        let mut each: Vec<String> = heads
+            .iter()
+            .take(SHOWN)
+            .map(|&h| {
+                let rule = self
+                    .0
+                    .value_rule(h)
+                    .map_or(String::new(), |r| format!("{r} = "));
+                format!("{}: {rule}{}", self.0.write_cell(h), self.0.value(h))
+            })
+            .collect();
+        if heads.len() > SHOWN {
+            each.push(format!("… ({} heads in all)", heads.len()));
+        }
+        let x = heads.iter().fold(0, |x, &h| x ^ self.0.value(h));
+        Some(format!(
+            "{}: a coin-turning game, so each head counts as a game alone and the position's value is the XOR of its heads' values; heads (cell: value) {}; XOR {x}",
+            self.0.spec(),
+            if each.is_empty() { "none".to_string() } else { each.join(", ") }
+        ))
     }
 
     /// From each head h of value g, the moves whose other cells have XOR value X ⊕ g ⊕ target
@@ -477,6 +507,23 @@ impl Turning for CoinRule {
 
     fn value(&self, n: u64) -> u64 {
         CoinRule::value(*self, n)
+    }
+
+    fn value_rule(&self, n: u64) -> Option<String> {
+        Some(match *self {
+            CoinRule::Ruler => format!("the largest power of 2 dividing {n}"),
+            CoinRule::RulerBounded(k) => format!(
+                "the largest power of 2 dividing ((n − 1) mod {}) + 1 with n = {n}",
+                bounded_period(k)
+            ),
+            CoinRule::Turtles => return None,
+            CoinRule::MockTurtles => format!(
+                "the odious number with index {} (1, 2, 4, 7, 8, … from index 0)",
+                n - 1
+            ),
+            CoinRule::Twins(None) => format!("{n} − 1"),
+            CoinRule::Twins(Some(w)) => format!("({n} − 1) mod {w}"),
+        })
     }
 
     fn option_count(&self, n: u64) -> u64 {

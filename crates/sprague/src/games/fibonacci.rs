@@ -160,6 +160,27 @@ impl Impartial for Fib {
         Ok(None)
     }
 
+    fn explain(&self, p: &FibPosition) -> Option<String> {
+        let parts = zeckendorf(p.n);
+        let smallest = parts.iter().copied().min().unwrap_or(0);
+        let sum: Vec<String> = parts.iter().rev().map(u64::to_string).collect();
+        let limit = p.limit();
+        let verdict = if p.n == 0 {
+            "no tokens are left: the player to move has lost".to_string()
+        } else if smallest <= limit {
+            format!(
+                "{smallest} ≤ {limit}: taking {smallest} wins (and no take from a P-position does)"
+            )
+        } else {
+            format!("{smallest} > {limit}: the player to move loses")
+        };
+        Some(format!(
+            "Fibonacci Nim (Whinihan): write n as a sum of non-consecutive Fibonacci numbers (Zeckendorf): {} = {}; the player to move wins exactly when its smallest term, {smallest}, is at most the largest take allowed, {limit}: {verdict}",
+            p.n,
+            if sum.is_empty() { "0".to_string() } else { sum.join(" + ") }
+        ))
+    }
+
     fn known_outcome(&self, p: &FibPosition) -> Option<Outcome> {
         Some(if winning_takes(p.n, p.limit()).is_empty() {
             Outcome::P

@@ -18,10 +18,11 @@ mod tests {
     #[test]
     fn grundy_is_never_certified_and_huge_heaps_are_a_limit() {
         let solver = HeapSolver::new("grundy", Arc::new(Code::grundy()));
-        assert_eq!(
+        // No bound on its moves: nothing can prove a period, and nothing is computed.
+        assert!(matches!(
             solver.period(5000, &()).unwrap(),
-            PeriodSearch::NotCertified { checked_to: 5000 }
-        );
+            PeriodSearch::NoCertificate { .. }
+        ));
         let table = solver.table(200, &()).unwrap();
         assert_eq!(table.period, None);
         assert_eq!(

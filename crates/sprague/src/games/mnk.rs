@@ -557,6 +557,7 @@ impl Evaluated for BoardGame {
                 game: self.strong.spec().to_string(),
                 position: Json::String(rules.board_string(*start)),
                 outcome: record.value().outcome(),
+                draw_kind: record.value().draw_kind(),
                 remoteness: record.remoteness().map(u64::from),
                 positions: tiered::reachable(&rules, None)?,
                 details,

@@ -58,6 +58,28 @@ impl Impartial for MooreNim {
         Ok(self.options(heaps))
     }
 
+    fn explain(&self, heaps: &Vec<u64>) -> Option<String> {
+        let modulus = u128::from(self.k) + 1;
+        let top = heaps.iter().max().map_or(0, |&h| 64 - h.leading_zeros());
+        let counts: Vec<String> = (0..top.max(1))
+            .rev()
+            .map(|bit| {
+                let ones = heaps.iter().filter(|&&h| h >> bit & 1 == 1).count();
+                format!("2^{bit}: {ones}")
+            })
+            .collect();
+        let verdict = if is_p_position(heaps, self.k) {
+            format!("every count is a multiple of {modulus}: a P-position")
+        } else {
+            format!("some count is not a multiple of {modulus}: the player to move wins")
+        };
+        Some(format!(
+            "Moore's Nim_{}: a P-position has, in every binary place, a count of heaps with that bit set divisible by K + 1 = {modulus}; the counts (place: heaps with the bit) are {}; {verdict}",
+            self.k,
+            counts.join(", ")
+        ))
+    }
+
     fn known_outcome(&self, heaps: &Vec<u64>) -> Option<Outcome> {
         Some(if is_p_position(heaps, self.k) {
             Outcome::P

@@ -863,6 +863,7 @@ impl<R: SquareRules> SquareGame<R> {
             game: self.rules().spec(),
             position: self.position_json(start),
             outcome: record.value().outcome(),
+            draw_kind: record.value().draw_kind(),
             remoteness: record.remoteness().map(u64::from),
             positions,
             details,

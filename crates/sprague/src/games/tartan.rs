@@ -329,6 +329,19 @@ impl Turning for TartanRule {
         TartanRule::value(self, x, y)
     }
 
+    /// The Tartan theorem: a head's value is the nim product of its coordinates' values.
+    fn value_rule(&self, (x, y): (u64, u64)) -> Option<String> {
+        Some(format!(
+            "{}({}) ⊗ {}({}) = {} ⊗ {}",
+            self.x.spec(),
+            x + 1,
+            self.y.spec(),
+            y + 1,
+            self.x.value(x + 1),
+            self.y.value(y + 1)
+        ))
+    }
+
     fn option_count(&self, (x, y): (u64, u64)) -> u64 {
         let (nx, ny) = (x.saturating_add(1), y.saturating_add(1));
         let count = self

@@ -528,6 +528,23 @@ impl Impartial for Wythoff {
         Ok(Some(Listing::all(self.options_with_value(a, b, target)?)))
     }
 
+    fn explain(&self, &(a, b): &(u64, u64)) -> Option<String> {
+        let (small, large) = (a.min(b), a.max(b));
+        let k = large - small;
+        let floor = lower(u128::from(k));
+        let verdict = if floor == u128::from(small) {
+            "equal: a P-position".to_string()
+        } else {
+            format!(
+                "{floor} ≠ {small}: not a P-position (the P-position with smaller heap {small} is ({small}, {}))",
+                partner(small)
+            )
+        };
+        Some(format!(
+            "Wythoff: the P-positions are the pairs (⌊kφ⌋, ⌊kφ⌋ + k), φ = (1 + √5)/2; here k = {large} − {small} = {k} and ⌊{k}φ⌋ = {floor}, the smaller heap is {small}: {verdict}"
+        ))
+    }
+
     fn known_outcome(&self, &(a, b): &(u64, u64)) -> Option<Outcome> {
         Some(if is_p_position(a, b) {
             Outcome::P

@@ -34,6 +34,12 @@ pub enum PeriodSearch {
         /// The last heap size computed.
         checked_to: u64,
     },
+    /// No bound applies to the game's moves, so no computation can prove a period; nothing
+    /// was computed.
+    NoCertificate {
+        /// Why no bound applies, for people.
+        reason: &'static str,
+    },
 }
 
 /// A nim-value table of single heaps, with the period if one was certified within it.

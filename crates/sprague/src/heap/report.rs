@@ -42,7 +42,18 @@ impl<'a> TableReport<'a> {
     /// # Errors
     /// Whatever writing to `out` returns.
     pub fn write_csv(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        writeln!(out, "n,value")?;
+        self.write_csv_rows(out, true)
+    }
+
+    /// The CSV table, with its header line `n,value` only when `header` is set.
+    pub fn write_csv_rows(
+        &self,
+        out: &mut dyn std::io::Write,
+        header: bool,
+    ) -> std::io::Result<()> {
+        if header {
+            writeln!(out, "n,value")?;
+        }
         for (n, v) in self.values.iter().enumerate() {
             writeln!(out, "{n},{v}")?;
         }
@@ -64,6 +75,10 @@ pub struct PeriodReport {
     /// The last heap size computed when no period was certified.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checked_to: Option<u64>,
+    /// Why no period can be certified at all, when no bound applies (then `checked_to` is 0:
+    /// nothing was computed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_certificate: Option<&'static str>,
 }
 
 impl From<&PeriodSearch> for PeriodReport {
@@ -74,12 +89,21 @@ impl From<&PeriodSearch> for PeriodReport {
                 period: Some(p.period),
                 certified_at: Some(p.certified_at),
                 checked_to: None,
+                no_certificate: None,
             },
             PeriodSearch::NotCertified { checked_to } => PeriodReport {
                 preperiod: None,
                 period: None,
                 certified_at: None,
                 checked_to: Some(checked_to),
+                no_certificate: None,
+            },
+            PeriodSearch::NoCertificate { reason } => PeriodReport {
+                preperiod: None,
+                period: None,
+                certified_at: None,
+                checked_to: Some(0),
+                no_certificate: Some(reason),
             },
         }
     }
@@ -107,6 +131,11 @@ mod tests {
         let mut csv = Vec::new();
         TableReport::new("nim", &table).write_csv(&mut csv).unwrap();
         assert_eq!(String::from_utf8(csv).unwrap(), "n,value\n0,0\n1,1\n");
+        let mut rows = Vec::new();
+        TableReport::new("nim", &table)
+            .write_csv_rows(&mut rows, false)
+            .unwrap();
+        assert_eq!(String::from_utf8(rows).unwrap(), "0,0\n1,1\n");
         let certified = PeriodReport::from(&PeriodSearch::Certified(table.period.unwrap()));
         assert_eq!(
             serde_json::to_string(&certified).unwrap(),
@@ -116,6 +145,11 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&open).unwrap(),
             r#"{"preperiod":null,"period":null,"checked_to":9}"#
+        );
+        let none = PeriodReport::from(&PeriodSearch::NoCertificate { reason: "why" });
+        assert_eq!(
+            serde_json::to_string(&none).unwrap(),
+            r#"{"preperiod":null,"period":null,"checked_to":0,"no_certificate":"why"}"#
         );
     }
 }

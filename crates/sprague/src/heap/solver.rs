@@ -300,7 +300,7 @@ impl HeapValues for HeapSolver {
         let Some(bounds) = self.bounds else {
             // No certificate applies (unbounded removals, or moves that are not translation
             // invariant): nothing to compute can prove a period.
-            return Ok(PeriodSearch::NotCertified { checked_to: max });
+            return Ok(PeriodSearch::NoCertificate { reason: NO_BOUNDS });
         };
         let mut st = self.lock();
         loop {
@@ -320,6 +320,12 @@ impl HeapValues for HeapSolver {
         }
     }
 }
+
+/// Why a heap game without [`MoveBounds`] has no period certificate.
+const NO_BOUNDS: &str =
+    "no bound on its moves is known (how many heaps a move leaves and how many \
+     tokens it removes), so no computation can prove a period; a script declares them with \
+     max_heaps() and max_removed()";
 
 /// The options found so far: the first `limit` kept, all counted.
 struct Collector {

@@ -262,11 +262,18 @@ impl ImpartialGame {
             NimValue::Infinite(_) => Outcome::D,
         };
         let mut details = serde_json::Map::new();
-        details.insert("nim_value".into(), Json::String(value.to_string()));
+        match value {
+            NimValue::Finite(g) => details.insert("nim_value".into(), Json::from(g)),
+            NimValue::Infinite(_) => {
+                details.insert("nim_value".into(), Json::Null);
+                details.insert("loopy_value".into(), Json::String(value.to_string()))
+            }
+        };
         Ok(SolveReport {
             game: self.spec.clone(),
             position: key.to_json(),
             outcome,
+            draw_kind: crate::game::Value::from_outcome(outcome).draw_kind(),
             remoteness,
             positions: order.len() as u64,
             details,
@@ -349,8 +356,12 @@ impl HeapValues for ImpartialGame {
         })
     }
 
-    fn period(&self, max: u64, _progress: &dyn Progress) -> Result<PeriodSearch> {
-        Ok(PeriodSearch::NotCertified { checked_to: max })
+    fn period(&self, _max: u64, _progress: &dyn Progress) -> Result<PeriodSearch> {
+        Ok(PeriodSearch::NoCertificate {
+            reason: "a script that defines options(pos) promises nothing about its moves, so no \
+                     computation can prove a period; write heap_options(n) with max_heaps() and \
+                     max_removed() for a certified one",
+        })
     }
 }
 

@@ -41,7 +41,7 @@ impl<E, S> Memo<E, S> {
         }
         if self.keys.len() >= cap {
             return Err(Error::Limit(format!(
-                "{spec}: more than {cap} positions explored; raise the cap with --script-max-positions"
+                "{spec}: more than {cap} positions explored: the positions reachable may never end (a move that makes a position larger, such as n -> n + 1, reaches ever new ones) or the game is larger than the cap; check the moves, else raise the cap with --script-max-positions"
             )));
         }
         let i = self.keys.len() as u32;

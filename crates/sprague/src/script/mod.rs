@@ -34,8 +34,11 @@
 pub mod heap;
 pub mod impartial;
 mod key;
+mod lint;
 mod memo;
 pub mod two_player;
+
+pub use lint::{near_misses, NearMiss, HOOKS};
 
 pub use key::Key;
 
@@ -248,11 +251,11 @@ impl Script {
         let limits = self.limits;
         let mut message = match inner {
             EvalAltResult::ErrorTooManyOperations(_) => format!(
-                "the script ran more than {} operations in one call; raise the cap with --script-max-operations",
+                "the script ran more than {} operations in one call: a loop that never ends (a while or loop without a reachable break, a counter that never reaches its bound) or a call that is very slow; check the loops, else raise the cap with --script-max-operations",
                 limits.max_operations
             ),
             EvalAltResult::ErrorStackOverflow(_) => format!(
-                "function calls nest deeper than {} levels; raise the cap with --script-max-call-depth",
+                "function calls nest deeper than {} levels: a recursion without a base case that stops it, or one very deep; check the recursion, else raise the cap with --script-max-call-depth",
                 limits.max_call_depth
             ),
             EvalAltResult::ErrorDataTooLarge(what, _) if what.contains("string") => format!(

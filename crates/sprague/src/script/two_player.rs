@@ -205,6 +205,7 @@ impl TwoPlayerGame {
             game: self.spec.clone(),
             position: key.to_json(),
             outcome: start.outcome(),
+            draw_kind: start.value.draw_kind(),
             remoteness: start.remoteness.map(u64::from),
             positions: order.len() as u64,
             details,

@@ -1,0 +1,388 @@
+//! Issue 20: answers that say why, and no misleading corners (each checked as a user runs it).
+
+use crate::common::{assert_bad_input, sprague, sprague_json};
+use serde_json::json;
+
+fn temp_script(name: &str, source: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("sprague-cli-explain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.rhai"));
+    std::fs::write(&path, source).unwrap();
+    format!("script:{}", path.to_string_lossy())
+}
+
+/// Take one or two, or split a heap into two unequal heaps: no cycles, and moves that split.
+const TAKE_OR_SPLIT: &str = "
+fn options(n) {
+    let out = [];
+    if n >= 1 { out.push(n - 1); }
+    if n >= 2 { out.push(n - 2); }
+    out
+}
+fn splits(n) {
+    let out = [];
+    for a in 1..n { let b = n - a; if a < b { out.push([a, b]); } }
+    out
+}
+";
+
+#[test]
+fn solve_on_a_script_without_draws_does_not_claim_a_draw() {
+    let spec = temp_script("takesplit", TAKE_OR_SPLIT);
+    let run = sprague(&["solve", &spec, "20"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("outcome:    N"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("remoteness: not computed"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("draw"), "{}", run.stdout);
+    let v = sprague_json(&["solve", &spec, "20", "--json"]);
+    // G(20) = 3, as `value` finds it, and a number, not a string.
+    assert_eq!(v["details"]["nim_value"], 3);
+    let value = sprague_json(&["value", &spec, "20", "--json"]);
+    assert_eq!(value["nim_value"], 3);
+}
+
+#[test]
+fn period_of_an_options_script_says_nothing_was_checked() {
+    let spec = temp_script("takesplit-period", TAKE_OR_SPLIT);
+    let run = sprague(&["period", &spec]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("1000000"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("no period can be certified, so none was searched for"),
+        "{}",
+        run.stdout
+    );
+    let v = sprague_json(&["period", &spec, "--json"]);
+    assert_eq!(v["checked_to"], 0);
+    assert_eq!(v["preperiod"], json!(null));
+    assert!(v["no_certificate"]
+        .as_str()
+        .unwrap()
+        .contains("options(pos)"));
+}
+
+#[test]
+fn the_wythoff_sum_error_names_the_real_limits() {
+    assert_bad_input(
+        &["value", "wythoff", "600", "100", "+", "nim", "3"],
+        "both heaps are at most 512 or one is at most 64",
+    );
+    // Within the limits the sum is valued: G(600, 5) = 598 (by the mex rule), 598 XOR 3 = 597.
+    let v = sprague_json(&["value", "wythoff", "600", "5", "+", "nim", "3", "--json"]);
+    assert_eq!(v["nim_value"], 597);
+}
+
+#[test]
+fn csv_tables_without_their_header() {
+    let run = sprague(&[
+        "table",
+        "kayles",
+        "--to",
+        "4",
+        "--format",
+        "csv",
+        "--no-header",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "0,0\n1,1\n2,2\n3,3\n4,1\n");
+    let run = sprague(&["table", "kayles", "--to", "1", "--format", "csv"]);
+    assert_eq!(run.stdout, "n,value\n0,0\n1,1\n");
+    assert_bad_input(
+        &["table", "kayles", "--to", "4", "--no-header"],
+        "--no-header goes with --format csv",
+    );
+}
+
+#[test]
+fn misere_results_say_misere() {
+    let run = sprague(&["value", "nim", "1", "2", "--misere"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("outcome:    N (the player to move wins) in misère play"),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["moves", "nim", "1", "2", "--misere"]);
+    assert!(run.stdout.contains("misère"), "{}", run.stdout);
+    // 2 -> 0 leaves nim 1, a misère P-position.
+    assert!(
+        run.stdout.lines().any(|l| l.contains("2 -> 0  P")),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["value", "nim", "1", "2"]);
+    assert!(!run.stdout.contains("misère"), "{}", run.stdout);
+}
+
+#[test]
+fn draws_say_whether_they_are_ties_or_loops() {
+    // A full tic-tac-toe board without a line: a tie.
+    let v = sprague_json(&["value", "mnk:3,3,3", "xoxxoxoxo", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "tie");
+    // The empty board is a tie too under perfect play.
+    let v = sprague_json(&["value", "mnk:3,3,3", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "tie");
+    // A position that can only go on for ever: a loop.
+    let spec = temp_script("loop", "fn options(n) { if n == 0 { [1] } else { [0] } }");
+    let v = sprague_json(&["value", &spec, "0", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "loop");
+    // No draw, no field.
+    let v = sprague_json(&["value", "nim", "3", "--json"]);
+    assert_eq!(v.get("draw_kind"), None);
+    let moves = sprague_json(&["moves", &spec, "0", "--json"]);
+    assert_eq!(moves["moves"][0]["draw_kind"], "loop");
+}
+
+#[test]
+fn script_caps_have_one_heading() {
+    let run = sprague(&["value", "--help"]);
+    let heading = "Script caps (for script:PATH games only):";
+    assert_eq!(run.stdout.matches(heading).count(), 1, "{}", run.stdout);
+    let after = run.stdout.split(heading).nth(1).unwrap();
+    for flag in [
+        "--script-max-operations",
+        "--script-max-call-depth",
+        "--script-max-string",
+        "--script-max-array",
+        "--script-max-positions",
+    ] {
+        assert!(
+            after.contains(flag),
+            "{flag} under the heading: {}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn unknown_games_get_a_suggestion() {
+    assert_bad_input(&["value", "kaylse", "3"], "did you mean 'kayles'?");
+    assert_bad_input(&["table", "wythof", "--to", "3"], "did you mean 'wythoff'?");
+    assert_bad_input(
+        &["value", "nim", "3", "+", "nmi", "4"],
+        "did you mean 'nim'?",
+    );
+    let run = sprague(&["value", "xyzzy", "3"]);
+    assert_eq!(run.code, 2);
+    assert!(!run.stderr.contains("did you mean"), "{}", run.stderr);
+}
+
+#[test]
+fn a_forgotten_plus_is_named() {
+    assert_bad_input(
+        &["value", "kayles", "3", "nim", "4"],
+        "did you forget a '+' before 'nim'?",
+    );
+    assert_bad_input(
+        &["value", "nim", "3", "+", "kayles", "2", "sub:1,2", "5"],
+        "did you forget a '+' before 'sub:1,2'?",
+    );
+}
+
+#[test]
+fn a_runaway_script_hears_the_likely_causes() {
+    let spec = temp_script("grows", "fn options(n) { [n + 1] }");
+    assert_bad_input(
+        &["value", &spec, "0", "--script-max-positions", "100"],
+        "the positions reachable may never end (a move that makes a position larger",
+    );
+    let spec = temp_script(
+        "spins",
+        "fn options(n) {\n  let i = 0;\n  while i >= 0 { i += 1; }\n  []\n}\n",
+    );
+    assert_bad_input(
+        &["value", &spec, "1", "--script-max-operations", "1000"],
+        "a loop that never ends",
+    );
+}
+
+#[test]
+fn value_explain_works_the_xor_in_binary() {
+    let run = sprague(&["value", "kayles", "10", "+", "nim", "3", "--explain"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let why = run.stdout.split("why:\n").nth(1).expect("a why: section");
+    // G(10) = 2 in Kayles; 2 XOR 3 = 1.
+    assert!(why.contains("kayles 10    2 = 10\n"), "{why}");
+    assert!(why.contains("nim 3        3 = 11\n"), "{why}");
+    assert!(why.contains("XOR = 01 = 1\n"), "{why}");
+    assert!(
+        why.contains(
+            "part 1 (kayles 10): 2 XOR 1 = 3 > 2, and it has an option of value 3: move there"
+        ),
+        "{why}"
+    );
+    assert!(
+        why.contains("part 2 (nim 3): 3 XOR 1 = 2 < 3: move it to a position of nim value 2"),
+        "{why}"
+    );
+    let v = sprague_json(&["value", "nim", "1", "2", "3", "--explain", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let lines: Vec<&str> = v["explanation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        lines.iter().any(|l| l.ends_with("XOR = 00 = 0")),
+        "{lines:?}"
+    );
+    // Without --explain, no field.
+    let v = sprague_json(&["value", "nim", "1", "2", "3", "--json"]);
+    assert_eq!(v.get("explanation"), None);
+    assert_bad_input(
+        &["moves", "nim", "3", "--explain"],
+        "--explain is for 'value'",
+    );
+}
+
+#[test]
+fn value_explain_fills_in_the_closed_forms() {
+    let run = sprague(&["value", "wythoff", "1000000", "1618034", "--explain"]);
+    assert!(
+        run.stdout
+            .contains("k = 1618034 − 1000000 = 618034 and ⌊618034φ⌋ = 1000000"),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["value", "fib", "10", "--explain"]);
+    assert!(run.stdout.contains("10 = 8 + 2"), "{}", run.stdout);
+    assert!(run.stdout.contains("taking 2 wins"), "{}", run.stdout);
+    let run = sprague(&["value", "moore:2", "3", "5", "6", "--explain"]);
+    assert!(
+        run.stdout
+            .contains("2^2: 2, 2^1: 2, 2^0: 2; some count is not a multiple of 3"),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["value", "nim", "1", "1", "1", "--misere", "--explain"]);
+    assert!(run.stdout.contains("SJ (Anti-Nim) rule"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("so the player to move loses"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// GZOI 2017 by brute force: pairs (S, d ∈ S) where the player forced to move on heap d first
+/// cannot reach XOR 0, i.e. the XOR of S's other heaps is at least a_d.
+fn gzoi_brute_force(heaps: &[u64]) -> u64 {
+    let mut count = 0;
+    for set in 0u32..1 << heaps.len() {
+        for d in (0..heaps.len()).filter(|&d| set >> d & 1 == 1) {
+            let others = (0..heaps.len())
+                .filter(|&i| i != d && set >> i & 1 == 1)
+                .fold(0, |x, i| x ^ heaps[i]);
+            if others >= heaps[d] {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+#[test]
+fn count_gzoi2017_agrees_with_brute_force() {
+    let run = sprague(&["count", "gzoi2017", "1", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.split_whitespace().last(), Some("1"));
+    let mut state = 12345u64;
+    for n in 1..=9 {
+        let heaps: Vec<u64> = (0..n)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                state >> 59
+            })
+            .collect();
+        let words: Vec<String> = heaps.iter().map(u64::to_string).collect();
+        let mut args = vec!["count", "gzoi2017"];
+        args.extend(words.iter().map(String::as_str));
+        let run = sprague(&args);
+        assert_eq!(
+            run.stdout.split_whitespace().last().unwrap(),
+            gzoi_brute_force(&heaps).to_string(),
+            "{heaps:?}"
+        );
+        args.push("--json");
+        let v = sprague_json(&args);
+        assert_eq!(v["count"], gzoi_brute_force(&heaps), "{heaps:?}");
+        assert_eq!(v["modulus"], 1_000_000_007u64);
+    }
+    assert_bad_input(&["count", "gzoi2017", "1", "-2"], "-2");
+}
+
+#[test]
+fn near_misses_of_hook_names_warn_with_their_line() {
+    let spec = temp_script(
+        "near-miss",
+        "fn heap_options(n) {\n    if n >= 1 { [[n - 1]] } else { [] }\n}\nfn max_remove() { 1 }\nfn option(n) { [] }\nfn helper(x) { x }\n",
+    );
+    let run = sprague(&["value", &spec, "3"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // The game still runs (a chain of heaps: G(3) = 1), and both typos are named.
+    assert!(run.stdout.contains("nim value:  1"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains(
+            ":4: fn max_remove is not a hook the game reads; did you mean 'max_removed'?"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains(":5: fn option is not a hook the game reads; did you mean 'options'?"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("helper"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 2, "{}", run.stderr);
+    // The example scripts have helpers (takes, edges, to_move, parse_hand): no warning.
+    let coins = format!(
+        "script:{}/../../examples/scripts/coins.rhai",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let run = sprague(&["value", &coins, "5"]);
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn solve_reports_say_what_kind_of_draw() {
+    let v = sprague_json(&["solve", "mnk:3,3,3", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "tie");
+    let spec = temp_script(
+        "solve-loop",
+        "fn options(n) { if n == 0 { [1] } else { [0] } }",
+    );
+    let v = sprague_json(&["solve", &spec, "0", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["draw_kind"], "loop");
+    assert_eq!(v["details"]["nim_value"], json!(null));
+    assert_eq!(v["details"]["loopy_value"], "∞()");
+    let v = sprague_json(&["solve", "cards:2,4", "--json"]);
+    assert_eq!(v.get("draw_kind"), None, "{v}");
+}
+
+#[test]
+fn value_explain_shows_tartan_products() {
+    let run = sprague(&["value", "corners", "1,1", "2,3", "--explain"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("outcome:    P"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("2,3: twins(3) ⊗ twins(4) = 2 ⊗ 3 = 1; XOR 0"),
+        "{}",
+        run.stdout
+    );
+}
