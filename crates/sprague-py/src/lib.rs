@@ -45,13 +45,11 @@ fn to_py(error: sprague::Error) -> PyErr {
     })
 }
 
-type PyResult2<T> = Result<T, PyErr>;
-
-fn lib<T>(result: sprague::Result<T>) -> PyResult2<T> {
+fn lib<T>(result: sprague::Result<T>) -> PyResult<T> {
     result.map_err(to_py)
 }
 
-fn json<T: serde::Serialize>(value: &T) -> PyResult2<String> {
+fn json<T: serde::Serialize>(value: &T) -> PyResult<String> {
     serde_json::to_string(value).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
@@ -133,21 +131,11 @@ impl Progress for Callback {
 #[pyclass(module = "sprague._sprague", frozen)]
 struct Position {
     sum: Sum,
-    kind: &'static str,
-}
-
-fn kind_of(sum: &Sum) -> &'static str {
-    match sum {
-        Sum::Sum(_) => "impartial",
-        Sum::Partizan(_) => "partizan",
-        Sum::Single(_) => "single",
-    }
 }
 
 impl Position {
     fn of(sum: Sum) -> Position {
-        let kind = kind_of(&sum);
-        Position { sum, kind }
+        Position { sum }
     }
 }
 
@@ -162,7 +150,7 @@ impl Position {
         db_dir: Option<PathBuf>,
         xdg_cache: Option<PathBuf>,
         home: Option<PathBuf>,
-    ) -> PyResult2<Position> {
+    ) -> PyResult<Position> {
         let catalog = catalog(db_dir, xdg_cache, home);
         let sum = py.detach(|| catalog.parse_position(&words));
         Ok(Position::of(lib(sum)?))
@@ -175,7 +163,11 @@ impl Position {
     /// `impartial` (sums valued by nim values), `partizan` or `single` (a board solved whole).
     #[getter]
     fn kind(&self) -> &'static str {
-        self.kind
+        match self.sum {
+            Sum::Sum(_) => "impartial",
+            Sum::Partizan(_) => "partizan",
+            Sum::Single(_) => "single",
+        }
     }
 
     /// The game spec(s), e.g. `kayles + nim`.
@@ -197,19 +189,13 @@ impl Position {
     }
 
     /// The position as the CLI's JSON writes it.
-    fn json(&self) -> PyResult2<String> {
+    fn json(&self) -> PyResult<String> {
         json(&self.sum.to_json())
     }
 
     /// The answer of `sprague value --json`.
-    fn value(&self, py: Python<'_>, misere: bool) -> PyResult2<String> {
+    fn value(&self, py: Python<'_>, misere: bool) -> PyResult<String> {
         let answer = py.detach(|| analysis::answer(&self.sum, play(misere)));
-        json(&lib(answer)?)
-    }
-
-    /// The answer of `sprague moves --json`.
-    fn moves_json(&self, py: Python<'_>, misere: bool) -> PyResult2<String> {
-        let answer = py.detach(|| analysis::moves_answer(&self.sum, play(misere)));
         json(&lib(answer)?)
     }
 
@@ -220,7 +206,7 @@ impl Position {
         &self,
         py: Python<'_>,
         misere: bool,
-    ) -> PyResult2<Vec<(String, Position, String, Option<u64>, Option<u64>)>> {
+    ) -> PyResult<Vec<(String, Position, String, Option<u64>, Option<u64>)>> {
         let rating = lib(py.detach(|| analysis::rate(&self.sum, play(misere), Which::All)))?;
         let parts = self.sum.parts().len();
         Ok(rating
@@ -248,7 +234,7 @@ impl Position {
         text: &str,
         misere: bool,
         component: Option<usize>,
-    ) -> PyResult2<Position> {
+    ) -> PyResult<Position> {
         let rating = lib(py.detach(|| analysis::rate(&self.sum, play(misere), Which::All)))?;
         let parts = self.sum.parts().len();
         let found = match component {
@@ -266,7 +252,7 @@ impl Position {
     }
 
     /// The sum of this position and `other`.
-    fn add(&self, other: &Position) -> PyResult2<Position> {
+    fn add(&self, other: &Position) -> PyResult<Position> {
         match (&self.sum, &other.sum) {
             (Sum::Sum(a), Sum::Sum(b)) => {
                 Ok(Position::of(Sum::Sum(a.iter().chain(b).cloned().collect())))
@@ -283,18 +269,6 @@ impl Position {
     }
 }
 
-/// `sprague value --json` for these words.
-#[pyfunction]
-#[pyo3(signature = (words, misere=false))]
-fn value(py: Python<'_>, words: Vec<String>, misere: bool) -> PyResult2<String> {
-    let catalog = Catalog::default();
-    let answer = py.detach(|| {
-        let position = catalog.parse_position(&words)?;
-        analysis::answer(&position, play(misere))
-    });
-    json(&lib(answer)?)
-}
-
 /// G(0..=to) of a heap game, as a NumPy `uint64` array that takes over the library's vector
 /// (no element-by-element copy), with the game's name and the certified period
 /// `(preperiod, period, certified_at)` when the table proves one.
@@ -307,7 +281,7 @@ fn table<'py>(
     to: u64,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
-) -> PyResult2<(String, Bound<'py, PyArray1<u64>>, Option<(u64, u64, u64)>)> {
+) -> PyResult<(String, Bound<'py, PyArray1<u64>>, Option<(u64, u64, u64)>)> {
     let threads = match threads {
         None => std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
         Some(t @ 1..=2) => t,
@@ -345,7 +319,7 @@ fn period(
     spec: &str,
     max: u64,
     progress: Option<Py<PyAny>>,
-) -> PyResult2<(String, String)> {
+) -> PyResult<(String, String)> {
     let catalog = Catalog::default();
     let progress = Callback::new(progress);
     let (name, search): (String, PeriodSearch) = lib(py.detach(|| {
@@ -357,7 +331,7 @@ fn period(
 
 /// `sprague catalog --json`.
 #[pyfunction]
-fn catalog_json() -> PyResult2<String> {
+fn catalog_json() -> PyResult<String> {
     json(&Catalog::entries())
 }
 
@@ -372,7 +346,7 @@ fn solve(
     xdg_cache: Option<PathBuf>,
     home: Option<PathBuf>,
     progress: Option<Py<PyAny>>,
-) -> PyResult2<String> {
+) -> PyResult<String> {
     let catalog = catalog(db_dir, xdg_cache, home);
     let progress = Callback::new(progress);
     let report = py.detach(|| {
@@ -429,7 +403,7 @@ fn nim_mul_array<'py>(
     py: Python<'py>,
     a: PyReadonlyArray1<'py, u64>,
     b: PyReadonlyArray1<'py, u64>,
-) -> PyResult2<Bound<'py, PyArray1<u64>>> {
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
     let (a, b) = (a.as_slice()?, b.as_slice()?);
     let mut out = vec![0u64; a.len()];
     py.detach(|| sprague::nimber::mul_slices(a, b, &mut out, Simd::Auto))
@@ -444,7 +418,7 @@ fn map_array<'py>(
     a: PyReadonlyArray1<'py, u64>,
     f: impl Fn(u64) -> Option<u64> + Send + Sync,
     what: &str,
-) -> PyResult2<Bound<'py, PyArray1<u64>>> {
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
     let a = a.as_slice()?;
     let out: Option<Vec<u64>> = py.detach(|| a.iter().map(|&x| f(x)).collect());
     match out {
@@ -458,7 +432,7 @@ fn map_array<'py>(
 fn nim_inv_array<'py>(
     py: Python<'py>,
     a: PyReadonlyArray1<'py, u64>,
-) -> PyResult2<Bound<'py, PyArray1<u64>>> {
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
     map_array(py, a, nim_inv, "0 has no nim inverse (the array holds a 0)")
 }
 
@@ -467,7 +441,7 @@ fn nim_inv_array<'py>(
 fn nim_sqrt_array<'py>(
     py: Python<'py>,
     a: PyReadonlyArray1<'py, u64>,
-) -> PyResult2<Bound<'py, PyArray1<u64>>> {
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
     map_array(py, a, |x| Some(nim_sqrt(x)), "")
 }
 
@@ -475,7 +449,6 @@ fn nim_sqrt_array<'py>(
 #[pymodule]
 fn _sprague(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Position>()?;
-    m.add_function(wrap_pyfunction!(value, m)?)?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(period, m)?)?;
     m.add_function(wrap_pyfunction!(catalog_json, m)?)?;

@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, List, Optional, Tuple, Union
 
 import numpy as np
 
-from . import _draw, _sprague, nimber
+from . import _draw, _errors, _sprague, nimber
 from ._errors import (
     ScriptError,
     SpecError,
@@ -52,12 +52,7 @@ __all__ = [
     "Entry",
     "Solution",
     "nimber",
-    "SpragueError",
-    "SpecError",
-    "TooLargeError",
-    "UnsupportedError",
-    "ScriptError",
-    "StoreError",
+    *_errors.__all__,
 ]
 
 __version__ = "0.1.0"
@@ -176,7 +171,8 @@ def value(spec: str, *position: Word, misere: bool = False) -> Value:
     the engine's bounds, ``UnsupportedError`` when the game cannot answer (e.g. misère play of
     a partizan game).
     """
-    return Value._of(_json.loads(_sprague.value(_words(spec, position), misere)))
+    native = _sprague.Position(_words(spec, position), **_store())
+    return Value._of(_json.loads(native.value(misere)))
 
 
 def _progress(enabled: bool) -> Optional[Callable[[str, Any, Any], None]]:
