@@ -11,6 +11,23 @@ pub trait Progress: Sync {
     fn advance(&self, _done: u64, _note: &str) {}
     /// The current phase is over.
     fn finish(&self) {}
+    /// Whether the caller wants the computation stopped (a deadline passed, an interrupt):
+    /// long loops look at it where they report progress and stop with [`crate::Error::Limit`].
+    fn stop_requested(&self) -> bool {
+        false
+    }
+}
+
+/// Stops with [`crate::budget::stopped`] when `progress` asks for it.
+///
+/// # Errors
+/// [`crate::Error::Limit`] when [`Progress::stop_requested`].
+pub fn check(progress: &dyn Progress) -> crate::Result<()> {
+    if progress.stop_requested() {
+        Err(crate::budget::stopped())
+    } else {
+        Ok(())
+    }
 }
 
 impl Progress for () {}
