@@ -34,6 +34,10 @@ use std::hash::Hash;
 /// [`Error::Limit`].
 pub const OPTION_LIMIT: u64 = 100_000;
 
+/// The most coins that the options of one position may hold in all when listed (about
+/// 128 MiB).
+pub const CELL_LIMIT: u64 = 1 << 24;
+
 /// The rules of a coin-turning game on its cells.
 pub trait Turning: Clone + Send + Sync + 'static {
     /// A cell. The head a move starts from is the largest cell it flips.
@@ -53,6 +57,12 @@ pub trait Turning: Clone + Send + Sync + 'static {
 
     /// How many moves a head on `cell` has (saturating).
     fn option_count(&self, cell: Self::Cell) -> u64;
+
+    /// An upper bound on the cells in all the flip sets of head `cell` together (what listing
+    /// them costs in memory); the default assumes at most two cells a set.
+    fn flip_cells(&self, cell: Self::Cell) -> u64 {
+        self.option_count(cell).saturating_mul(2)
+    }
 
     /// Every set of other cells a move from head `cell` may flip (the caller bounds the count
     /// by [`Turning::option_count`]).
@@ -132,6 +142,17 @@ impl<T: Turning> Impartial for CoinGame<T> {
         if count > OPTION_LIMIT {
             return Err(Error::Limit(format!(
                 "this position of {} has more than {OPTION_LIMIT} options to list",
+                self.0.spec()
+            )));
+        }
+        // Each option holds the heads left and the cells flipped: bound the whole list.
+        let cells = heads.iter().fold(0u64, |c, &h| {
+            c.saturating_add(self.0.flip_cells(h))
+                .saturating_add(self.0.option_count(h).saturating_mul(heads.len() as u64))
+        });
+        if cells > CELL_LIMIT {
+            return Err(Error::Limit(format!(
+                "the options of this position of {} hold more than {CELL_LIMIT} coins in all; too large to list",
                 self.0.spec()
             )));
         }
@@ -530,6 +551,15 @@ impl Turning for CoinRule {
         CoinRule::option_count(*self, n)
     }
 
+    /// Ruler moves flip runs: a head with c moves flips 0 + 1 + … + (c - 1) other coins.
+    fn flip_cells(&self, n: u64) -> u64 {
+        let c = CoinRule::option_count(*self, n);
+        match self {
+            CoinRule::Ruler | CoinRule::RulerBounded(_) => c.saturating_mul(c) / 2,
+            _ => c.saturating_mul(2),
+        }
+    }
+
     fn flips(&self, n: u64) -> Vec<Vec<u64>> {
         self.flip_sets(n)
     }
@@ -638,6 +668,14 @@ mod tests {
         CoinRule::Twins(None),
         CoinRule::Twins(Some(3)),
     ];
+
+    #[test]
+    fn options_too_large_for_memory_are_refused_before_listing() {
+        // One ruler head at 65535 has 65535 moves flipping about 2^31 coins in all.
+        let game = CoinGame(CoinRule::Ruler);
+        assert!(matches!(game.try_options(&vec![65535]), Err(Error::Limit(_))));
+        assert_eq!(game.try_options(&vec![300]).unwrap().len(), 300);
+    }
 
     #[test]
     fn closed_forms_match_brute_force_on_single_coins() {

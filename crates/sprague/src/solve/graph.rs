@@ -176,14 +176,15 @@ fn malformed(line: usize, what: impl std::fmt::Display) -> Problem {
     Problem::Malformed(format!("line {line}: {what}"))
 }
 
-/// A token for an error message, shortened if long.
+/// A token as an error quotes it: bytes outside printable ASCII escaped (`\x00`, `\xff`), so
+/// that a binary file never writes raw bytes to a terminal, and at most 24 characters.
 fn shown(token: &[u8]) -> String {
-    let text = String::from_utf8_lossy(token);
+    let text = token.escape_ascii().to_string();
     if text.chars().count() > 24 {
         let short: String = text.chars().take(24).collect();
         format!("{short}...")
     } else {
-        text.into_owned()
+        text
     }
 }
 
@@ -572,6 +573,9 @@ mod tests {
             error("3 1\n0 -1\n").contains("line 2: the edge's second vertex must be non-negative")
         );
         assert!(error("3 1\n0 1.5\n").contains("must be a whole number, got '1.5'"));
+        // A binary file is quoted with its bytes escaped.
+        let binary = Graph::parse_bytes(b"\x00\x01\xffbin\x1b[31m 1\n").unwrap_err().to_string();
+        assert!(binary.contains("got '\\x00\\x01\\xffbin\\x1b[31m'"), "{binary}");
         assert!(error("3 1\n0 99999999999999999999999\n").contains("is too large"));
         assert!(matches!(
             Graph::parse("100000000000 0"),
