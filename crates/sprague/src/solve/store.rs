@@ -674,11 +674,14 @@ mod tests {
         std::env::temp_dir().join(format!("sprague-store-test-{}-{name}", std::process::id()))
     }
 
+    /// The names in `dir`, sorted.
     fn names_in(dir: &Path) -> Vec<String> {
-        std::fs::read_dir(dir)
+        let mut names: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect()
+            .collect();
+        names.sort();
+        names
     }
 
     /// Keeps the notes of a run.
@@ -716,6 +719,20 @@ mod tests {
             self.left.fetch_sub(1, SeqCst);
             self.inner.save(tier, records)
         }
+    }
+
+    /// Solves `spec` (mnk rules `rules`) into `dir` through a fresh store, with its checkpoints.
+    fn solve_into(
+        dir: &Path,
+        spec: &str,
+        rules: &BoardRules,
+        progress: &dyn Progress,
+    ) -> Arc<Solution> {
+        FileStore::new(Disk::Directory(dir.to_path_buf()))
+            .solution(spec, &sizes(rules), progress, &mut |c| {
+                tiered::solve_with(rules, Some(2), u64::MAX, progress, c)
+            })
+            .unwrap()
     }
 
     /// Solves `spec` (mnk rules `rules`) into `dir`, stopping after `tiers` finished tiers
@@ -866,10 +883,8 @@ mod tests {
         let err = store.solution(other, &sizes, &(), &mut solve).unwrap_err();
         assert!(matches!(err, Error::File(_)), "{err}");
         // No temporary or tier file is left beside the databases and the lock files.
-        let mut names = names_in(&dir);
-        names.sort();
         assert_eq!(
-            names,
+            names_in(&dir),
             [
                 "test-only_2_2_2.lock",
                 "test-only_2_2_2.sdb",
@@ -888,21 +903,16 @@ mod tests {
         let spec = "test-only:3,3,3";
         let reference = temp("resume-reference");
         std::fs::remove_dir_all(&reference).ok();
-        FileStore::new(Disk::Directory(reference.clone()))
-            .solution(spec, &sizes(&rules), &(), &mut |c| {
-                tiered::solve_with(&rules, Some(1), u64::MAX, &(), c)
-            })
-            .unwrap();
+        solve_into(&reference, spec, &rules, &());
         let expected = std::fs::read(reference.join(file_name(spec))).unwrap();
         for stop in [1, 4, tiers - 1, tiers] {
             let dir = temp("resume");
             std::fs::remove_dir_all(&dir).ok();
             solve_killed(&dir, spec, &rules, stop);
-            let mut parts: Vec<String> = names_in(&dir)
+            let parts: Vec<String> = names_in(&dir)
                 .into_iter()
                 .filter(|n| n.ends_with(".part"))
                 .collect();
-            parts.sort();
             let mut saved: Vec<String> = (tiers - stop..tiers)
                 .map(|t| tier_file_name(spec, t))
                 .collect();
@@ -911,11 +921,7 @@ mod tests {
             assert!(!dir.join(file_name(spec)).exists());
 
             let notes = Notes::default();
-            let resumed = FileStore::new(Disk::Directory(dir.clone()))
-                .solution(spec, &sizes(&rules), &notes, &mut |c| {
-                    tiered::solve_with(&rules, Some(2), u64::MAX, &notes, c)
-                })
-                .unwrap();
+            let resumed = solve_into(&dir, spec, &rules, &notes);
             let said = if stop == tiers {
                 format!(
                     "resuming after tier {tiers} of {tiers}: an earlier run finished every tier"
@@ -929,9 +935,10 @@ mod tests {
             assert_eq!(notes.taken(), [said]);
             assert_eq!(std::fs::read(dir.join(file_name(spec))).unwrap(), expected);
             assert_eq!(resumed.stats.positions, 5478);
-            let mut left = names_in(&dir);
-            left.sort();
-            assert_eq!(left, ["test-only_3_3_3.lock", "test-only_3_3_3.sdb"]);
+            assert_eq!(
+                names_in(&dir),
+                ["test-only_3_3_3.lock", "test-only_3_3_3.sdb"]
+            );
             std::fs::remove_dir_all(&dir).ok();
         }
         std::fs::remove_dir_all(&reference).ok();
@@ -955,11 +962,7 @@ mod tests {
         let dir = temp("damaged");
         std::fs::remove_dir_all(&dir).ok();
         let run = |notes: &Notes| {
-            FileStore::new(Disk::Directory(dir.clone()))
-                .solution(spec, &sizes(&rules), notes, &mut |c| {
-                    tiered::solve_with(&rules, Some(2), u64::MAX, notes, c)
-                })
-                .unwrap();
+            solve_into(&dir, spec, &rules, notes);
             assert_eq!(std::fs::read(dir.join(file_name(spec))).unwrap(), expected);
             std::fs::remove_file(dir.join(file_name(spec))).unwrap();
         };
