@@ -74,6 +74,9 @@ pub struct ScriptCaps {
     /// Script games: most positions (or heaps) one game explores.
     #[arg(long, global = true, value_name = "N", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_positions: u64,
+    /// Script games: most seconds one call of a script function may run.
+    #[arg(long, global = true, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    pub script_max_seconds: u64,
 }
 
 /// What `bench` times.
@@ -395,5 +398,13 @@ pub enum Command {
         /// The port (0 picks a free one; the address is printed on stderr).
         #[arg(long, default_value = "8080")]
         port: String,
+        /// Let clients use the .rhai files of this directory as `script:NAME` games (NAME
+        /// relative to it); without it, script games are refused. No other file is read.
+        #[arg(long, value_name = "DIR")]
+        scripts: Option<std::path::PathBuf>,
+        /// The longest one request may compute, in seconds; past it the request answers 422
+        /// and its computation stops.
+        #[arg(long, value_name = "S", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        time_limit: u64,
     },
 }

@@ -39,6 +39,7 @@ pub fn catalog(caps: &ScriptCaps) -> Result<Catalog> {
             max_string: caps.script_max_string as usize,
             max_array: caps.script_max_array as usize,
             max_positions: caps.script_max_positions as usize,
+            max_seconds: caps.script_max_seconds,
         };
         script.check()?;
         script
@@ -49,6 +50,7 @@ pub fn catalog(caps: &ScriptCaps) -> Result<Catalog> {
         store: Arc::new(FileStore::new(disk_from_env())),
         #[cfg(feature = "rhai")]
         script,
+        ..Settings::default()
     }))
 }
 
@@ -316,14 +318,32 @@ pub fn run(cli: Cli) -> Result<()> {
             output::count("gzoi2017", heaps.len(), count, json)
         }
         Command::Catalog { json } => output::catalog(Catalog::entries(), json),
-        Command::Serve { bind, port } => {
+        Command::Serve {
+            bind,
+            port,
+            scripts,
+            time_limit,
+        } => {
             let bind: std::net::IpAddr = bind
                 .parse()
                 .map_err(|_| bad(format!("--bind must be an IP address, got '{bind}'")))?;
             let port = number(&port, "--port")?;
             let port = u16::try_from(port)
                 .map_err(|_| bad(format!("--port must be at most 65535, got {port}")))?;
-            sprague_web::serve(catalog, bind, port)?;
+            if let Some(dir) = &scripts {
+                if !dir.is_dir() {
+                    return Err(bad(format!(
+                        "--scripts must name a directory, got '{}'",
+                        dir.display()
+                    )));
+                }
+            }
+            let limits = sprague_web::Limits {
+                scripts,
+                time: std::time::Duration::from_secs(time_limit),
+                ..sprague_web::Limits::default()
+            };
+            sprague_web::serve(catalog, limits, bind, port)?;
             Ok(())
         }
     }

@@ -15,6 +15,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::Value as Json_;
 use sprague::analysis::{rate, Rated, Which};
+use sprague::budget::Budget;
 use sprague::catalog::Catalog;
 use sprague::erased::Position;
 use sprague::game::{Layout, Outcome, Play};
@@ -51,15 +52,30 @@ pub(crate) fn routes(state: AppState) -> axum::Router {
         .with_state(state)
 }
 
+/// Stops a request's budget when the request ends, answered or not (a client that goes
+/// away drops the request's future), so its computation never outlives it by long.
+struct StopOnDrop(Budget);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
 impl AppState {
     /// Runs `work` on a blocking thread, holding one of the worker permits, and gives up with
     /// 422 when the answer takes longer than the time limit (waiting for a permit included).
+    /// `work` gets the catalog and the request's budget: its searches stop at the time limit,
+    /// and the permit is freed then.
     async fn run<T, F>(&self, work: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
-        F: FnOnce() -> Result<T, ApiError> + Send + 'static,
+        F: FnOnce(Catalog, Budget) -> Result<T, ApiError> + Send + 'static,
     {
         let limit = self.limits.time;
+        let budget = Budget::until(Instant::now() + limit);
+        let stop = StopOnDrop(budget.clone());
+        let catalog = self.catalog.with_budget(budget.clone());
         let permits = self.permits.clone();
         let job = async move {
             let permit = permits
@@ -68,17 +84,22 @@ impl AppState {
                 .map_err(|_| ApiError::internal("the worker pool is closed"))?;
             tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                work()
+                work(catalog, budget)
             })
             .await
             .map_err(|e| ApiError::internal(format!("the computation failed: {e}")))?
         };
-        match tokio::time::timeout(limit, job).await {
-            Ok(answer) => answer,
-            Err(_) => Err(ApiError::limit(format!(
+        let over = || {
+            ApiError::limit(format!(
                 "no answer within the server's limit of {} s; try a smaller position or range",
                 limit.as_secs()
-            ))),
+            ))
+        };
+        match tokio::time::timeout(limit, job).await {
+            // Work that stopped at the deadline says so as a timeout does.
+            Ok(Err(_)) if stop.0.is_over() => Err(over()),
+            Ok(answer) => answer,
+            Err(_) => Err(over()),
         }
     }
 }
@@ -144,6 +165,8 @@ fn play_rule(params: &Params) -> Result<Play, ApiError> {
 
 /// The command-line words of `game` and `position`: the game, then the position split on
 /// spaces (`+` joins a sum, as on the command line).
+/// No position is a board's start, or the empty sum (as `sprague value nim` on the command
+/// line).
 fn words(params: &Params, limits: &Limits) -> Result<Vec<String>, ApiError> {
     let game = text(params, "game", limits.spec_bytes)?;
     let position = params.get("position").map(String::as_str).unwrap_or("");
@@ -160,9 +183,8 @@ async fn catalog() -> Answer {
 async fn value(State(state): State<AppState>, params: Params) -> Answer {
     let words = words(&params, &state.limits)?;
     let play = play_rule(&params)?;
-    let catalog = state.catalog.clone();
     let report = state
-        .run(move || {
+        .run(move |catalog, _| {
             let position = catalog.parse_position(&words)?;
             Ok(sprague::analysis::answer(&position, play)?)
         })
@@ -176,9 +198,8 @@ async fn thermograph_of(
     params: &Params,
 ) -> Result<sprague::analysis::partizan::ThermographReport, ApiError> {
     let words = words(params, &state.limits)?;
-    let catalog = state.catalog.clone();
     state
-        .run(move || {
+        .run(move |catalog, _| {
             let position = catalog.parse_position(&words)?;
             Ok(sprague::analysis::partizan::thermograph(&position)?)
         })
@@ -198,9 +219,8 @@ async fn thermograph_svg(State(state): State<AppState>, params: Params) -> Answe
 async fn moves(State(state): State<AppState>, params: Params) -> Answer {
     let words = words(&params, &state.limits)?;
     let play = play_rule(&params)?;
-    let catalog = state.catalog.clone();
     let report = state
-        .run(move || {
+        .run(move |catalog, _| {
             let position = catalog.parse_position(&words)?;
             Ok(sprague::analysis::moves_answer(&position, play)?)
         })
@@ -222,9 +242,8 @@ async fn table(State(state): State<AppState>, params: Params) -> Answer {
             )))
         }
     };
-    let catalog = state.catalog.clone();
     let (name, table) = state
-        .run(move || compute_table(&catalog, &spec, to))
+        .run(move |catalog, budget| compute_table(&catalog, &spec, to, &budget))
         .await?;
     let report = TableReport::new(&name, &table);
     if !csv {
@@ -256,12 +275,13 @@ fn compute_table(
     catalog: &Catalog,
     spec: &str,
     to: u64,
+    budget: &Budget,
 ) -> Result<(String, sprague::heap::Table), ApiError> {
     let (game, heap) = catalog.heap_game(spec)?;
     let options = sprague::heap::rare::Options::default();
-    let table = match heap.long_table(to, &options, &()) {
+    let table = match heap.long_table(to, &options, budget) {
         Some(table) => table?,
-        None => heap.table(to, &())?,
+        None => heap.table(to, budget)?,
     };
     Ok((game, table))
 }
@@ -274,11 +294,10 @@ async fn period(State(state): State<AppState>, params: Params) -> Answer {
         Some(state.limits.period_max),
         state.limits.period_max,
     )?;
-    let catalog = state.catalog.clone();
     let search = state
-        .run(move || {
+        .run(move |catalog, budget| {
             let (_, heap) = catalog.heap_game(&spec)?;
-            Ok(heap.period(max, &())?)
+            Ok(heap.period(max, &budget)?)
         })
         .await?;
     json(&PeriodReport::from(&search))
@@ -290,11 +309,10 @@ async fn genus(State(state): State<AppState>, params: Params) -> Answer {
     let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
     let to = number(&params, "to", None, state.limits.genus_to)?;
     let positions = state.limits.genus_positions;
-    let catalog = state.catalog.clone();
     let report = state
-        .run(move || {
+        .run(move |catalog, budget| {
             let (name, rules) = catalog.heap_rules(&spec)?;
-            Ok(GenusTable::compute(rules.as_ref(), to, positions, &())?.report(&name))
+            Ok(GenusTable::compute(rules.as_ref(), to, positions, &budget)?.report(&name))
         })
         .await?;
     json(&report)
@@ -324,12 +342,11 @@ async fn quotient(State(state): State<AppState>, params: Params) -> Answer {
         deadline: Some(Instant::now() + state.limits.time),
         ..QuotientOptions::default()
     };
-    let catalog = state.catalog.clone();
     let report = state
-        .run(move || {
+        .run(move |catalog, budget| {
             let (name, rules) = catalog.heap_rules(&spec)?;
             let (search, max_heap) =
-                Quotient::compute_for(rules.as_ref(), max_heap, &options, &())?;
+                Quotient::compute_for(rules.as_ref(), max_heap, &options, &budget)?;
             Ok(QuotientReport::of(&search, &name, max_heap))
         })
         .await?;
@@ -452,9 +469,8 @@ async fn play(State(state): State<AppState>, params: Params) -> Answer {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0),
     };
-    let catalog = state.catalog.clone();
     let answer = state
-        .run(move || {
+        .run(move |catalog, _| {
             let position = catalog.parse_position(&words)?;
             let moves = rate(&position, play, Which::All)?.moves;
             if !engine {
@@ -492,10 +508,9 @@ fn svg(body: String) -> Answer {
 async fn plot_table(State(state): State<AppState>, params: Params) -> Answer {
     let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
     let to = number(&params, "to", None, state.limits.plot_to)?;
-    let catalog = state.catalog.clone();
     let body = state
-        .run(move || {
-            let (name, table) = compute_table(&catalog, &spec, to)?;
+        .run(move |catalog, budget| {
+            let (name, table) = compute_table(&catalog, &spec, to, &budget)?;
             plot::table(&name, &table)
         })
         .await?;
@@ -525,6 +540,6 @@ async fn plot_history(State(state): State<AppState>, params: Params) -> Answer {
             )))
         }
     };
-    let body = state.run(move || plot::history(&points, axis)).await?;
+    let body = state.run(move |_, _| plot::history(&points, axis)).await?;
     svg(body)
 }

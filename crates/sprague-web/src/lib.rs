@@ -11,7 +11,8 @@
 //!
 //! ```no_run
 //! // What `sprague serve` does (the CLI also passes where solutions are stored):
-//! sprague_web::serve(sprague::catalog::Catalog::default(), "127.0.0.1".parse()?, 8080)?;
+//! let catalog = sprague::catalog::Catalog::default();
+//! sprague_web::serve(catalog, sprague_web::Limits::default(), "127.0.0.1".parse()?, 8080)?;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![warn(missing_docs)]
@@ -24,9 +25,11 @@ mod plot;
 pub use error::ApiError;
 
 use axum::Router;
-use sprague::catalog::Catalog;
+use sprague::access::ScriptFiles;
+use sprague::catalog::{Catalog, Settings};
 use std::future::IntoFuture;
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
@@ -58,6 +61,10 @@ pub struct Limits {
     pub quotient_max_heap: u64,
     /// The largest `max_order` of `/api/quotient` (also its default, as the command line's).
     pub quotient_max_order: u64,
+    /// The directory whose `.rhai` files `script:NAME` games may load (named relative to it);
+    /// `None`, the default, refuses every script game. No other file is ever read for a
+    /// client.
+    pub scripts: Option<PathBuf>,
 }
 
 impl Default for Limits {
@@ -75,6 +82,7 @@ impl Default for Limits {
             genus_positions: 200_000,
             quotient_max_heap: 2_000,
             quotient_max_order: 4_096,
+            scripts: None,
         }
     }
 }
@@ -91,7 +99,16 @@ pub(crate) struct AppState {
 }
 
 /// The whole application: the page, its assets and the API, with request logging on stderr.
+/// Script games load only from `limits.scripts`, whatever the catalog's settings say.
 pub fn router(catalog: Catalog, limits: Limits) -> Router {
+    let script_files = match &limits.scripts {
+        Some(dir) => ScriptFiles::Under(dir.clone()),
+        None => ScriptFiles::Nothing,
+    };
+    let catalog = Catalog::new(Settings {
+        script_files,
+        ..catalog.settings().clone()
+    });
     let state = AppState {
         catalog: Arc::new(catalog),
         permits: Arc::new(Semaphore::new(limits.workers.max(1))),
@@ -119,6 +136,9 @@ async fn log_request(
     response
 }
 
+/// The stack of the server's threads (the default is 2 MiB).
+const WORKER_STACK: usize = 64 << 20;
+
 /// How long requests in flight may go on after Ctrl-C.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
@@ -129,9 +149,12 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 ///
 /// # Errors
 /// The address cannot be bound, or the runtime cannot start.
-pub fn serve(catalog: Catalog, bind: IpAddr, port: u16) -> std::io::Result<()> {
+pub fn serve(catalog: Catalog, limits: Limits, bind: IpAddr, port: u16) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        // Deeply nested script values are walked recursively by the script engine; its
+        // per-call time cap bounds their depth, and this stack holds what that allows.
+        .thread_stack_size(WORKER_STACK)
         .build()?;
     let served = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(bind, port)).await?;
@@ -143,7 +166,7 @@ pub fn serve(catalog: Catalog, bind: IpAddr, port: u16) -> std::io::Result<()> {
         }
         eprintln!("listening on http://{address}/ (Ctrl-C to stop)");
         let (stopping, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = axum::serve(listener, router(catalog, Limits::default())).with_graceful_shutdown(
+        let server = axum::serve(listener, router(catalog, limits)).with_graceful_shutdown(
             async move {
                 shutdown_signal().await;
                 let _ = stopping.send(());

@@ -139,7 +139,13 @@ async fn table_and_period_answer_the_command_line_json_and_csv() {
 async fn bad_input_answers_400_with_a_message() {
     let bad = StatusCode::BAD_REQUEST;
     let limits = Limits::default;
-    assert_error(limits(), "/api/value?game=nosuch", bad, "unknown game").await;
+    assert_error(
+        limits(),
+        "/api/value?game=nosuch&position=",
+        bad,
+        "unknown game",
+    )
+    .await;
     assert_error(
         limits(),
         "/api/value?game=kaylse&position=3",
@@ -148,6 +154,8 @@ async fn bad_input_answers_400_with_a_message() {
     )
     .await;
     assert_error(limits(), "/api/value", bad, "missing parameter 'game'").await;
+    // No position is the empty sum, as on the command line.
+    assert_eq!(get_json("/api/value?game=nim").await["outcome"], "P");
     assert_error(
         limits(),
         "/api/value?game=nim&position=3+x",
@@ -361,7 +369,7 @@ async fn play_sums_heaps_and_coins() {
     assert_eq!(sum["kind"], "heaps");
     assert_eq!(sum["game"], "kayles");
     assert_eq!(sum["text"], "2 + nim 1");
-    let over = play("game=nim").await["state"].clone();
+    let over = play("game=nim&position=").await["state"].clone();
     assert_eq!(over["over"], true);
     assert_error(
         Limits::default(),
@@ -403,7 +411,7 @@ async fn the_page_and_its_assets_are_served() {
 
 #[tokio::test]
 async fn partizan_positions_answer_canonical_forms_and_thermographs() {
-    let v = get_json("/api/value?game=domineering:2x2").await;
+    let v = get_json("/api/value?game=domineering:2x2&position=").await;
     assert_eq!(v["canonical_form"], "±1");
     assert_eq!(v["outcome"], "N");
     assert_eq!(v["left_winning_moves"].as_array().unwrap().len(), 2);

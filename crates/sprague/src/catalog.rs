@@ -120,6 +120,12 @@ pub struct Settings {
     /// The caps of `script:PATH` games.
     #[cfg(feature = "rhai")]
     pub script: crate::script::Limits,
+    /// Which files `script:PATH` games may load (any, for the command line; a server's own
+    /// directory, or none).
+    pub script_files: crate::access::ScriptFiles,
+    /// When the searches of these games' positions stop (a server request's deadline, an
+    /// interrupt); unlimited by default.
+    pub budget: crate::budget::Budget,
 }
 
 impl Default for Settings {
@@ -129,6 +135,8 @@ impl Default for Settings {
             store: Arc::new(FileStore::memory()),
             #[cfg(feature = "rhai")]
             script: crate::script::Limits::DEFAULT,
+            script_files: crate::access::ScriptFiles::Any,
+            budget: crate::budget::Budget::unlimited(),
         }
     }
 }
@@ -254,28 +262,33 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// A heap game over `rules`, with its table for `table` and `period`.
-fn heap(spec: impl Into<String>, rules: Arc<dyn HeapRules>) -> GameRef {
+fn heap(settings: &Settings, spec: impl Into<String>, rules: Arc<dyn HeapRules>) -> GameRef {
     let spec = spec.into();
     let game = HeapGame::new(spec.clone(), rules);
     let values: Arc<dyn HeapValues> = game.solver().clone();
-    Arc::new(ImpartialGame::with_heap(spec, game, values))
+    Arc::new(ImpartialGame::with_heap(spec, game, values).with_budget(settings.budget.clone()))
 }
 
-fn impartial<G>(spec: impl Into<String>, game: G) -> GameRef
+fn impartial<G>(settings: &Settings, spec: impl Into<String>, game: G) -> GameRef
 where
     G: Impartial + Notation + Clone + Send + Sync + 'static,
     G::Position: Send + Sync + 'static,
 {
-    Arc::new(ImpartialGame::new(spec, game))
+    Arc::new(ImpartialGame::new(spec, game).with_budget(settings.budget.clone()))
 }
 
 /// An impartial game whose position with no words is `start` (`cram:RxC`).
-fn impartial_from<G>(spec: impl Into<String>, game: G, start: G::Position) -> GameRef
+fn impartial_from<G>(
+    settings: &Settings,
+    spec: impl Into<String>,
+    game: G,
+    start: G::Position,
+) -> GameRef
 where
     G: Impartial + Notation + Clone + Send + Sync + 'static,
     G::Position: Send + Sync + 'static,
 {
-    Arc::new(ImpartialGame::with_start(spec, game, start))
+    Arc::new(ImpartialGame::with_start(spec, game, start).with_budget(settings.budget.clone()))
 }
 
 fn evaluated<G>(spec: impl Into<String>, game: G) -> GameRef
@@ -295,27 +308,27 @@ fn spec_error<T>(spec: &Spec<'_>, result: std::result::Result<T, String>) -> Res
     result.map_err(|r| spec.error(r))
 }
 
-fn build_nim(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_nim(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    Ok(heap("nim", Arc::new(nim::NimRules)))
+    Ok(heap(settings, "nim", Arc::new(nim::NimRules)))
 }
 
-fn build_bash(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_bash(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let rules = spec_error(s, subtraction::parse_bash(s.params("bash:3")?))?;
-    Ok(heap(format!("bash:{}", rules.m), Arc::new(rules)))
+    Ok(heap(settings, format!("bash:{}", rules.m), Arc::new(rules)))
 }
 
-fn build_sub(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_sub(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let (spec, code) = spec_error(s, subtraction::parse_sub(s.params("sub:1,3,4")?))?;
-    Ok(heap(spec, Arc::new(code)))
+    Ok(heap(settings, spec, Arc::new(code)))
 }
 
-fn build_allbut(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_allbut(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let (spec, code) = spec_error(s, subtraction::parse_allbut(s.params("allbut:1,2")?))?;
-    Ok(heap(spec, Arc::new(code)))
+    Ok(heap(settings, spec, Arc::new(code)))
 }
 
-fn build_code(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_code(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let (spec, code) = match s.name {
         "octal" => spec_error(s, octal::parse_code(s.params("octal:0.77")?))?,
         name => {
@@ -326,37 +339,37 @@ fn build_code(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
             }
         }
     };
-    Ok(heap(spec, Arc::new(code)))
+    Ok(heap(settings, spec, Arc::new(code)))
 }
 
-fn build_grundy(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_grundy(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    Ok(heap("grundy", Arc::new(Code::grundy())))
+    Ok(heap(settings, "grundy", Arc::new(Code::grundy())))
 }
 
-fn build_strips(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_strips(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let (spec, code) = spec_error(s, strips::parse_strips(s.params("strips:1,5,1")?))?;
-    Ok(heap(spec, Arc::new(code)))
+    Ok(heap(settings, spec, Arc::new(code)))
 }
 
-fn build_wythoff(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_wythoff(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    Ok(impartial("wythoff", wythoff::Wythoff::default()))
+    Ok(impartial(settings, "wythoff", wythoff::Wythoff::default()))
 }
 
-fn build_moore(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_moore(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let game = spec_error(s, moore::parse_moore(s.params("moore:2")?))?;
-    Ok(impartial(format!("moore:{}", game.k), game))
+    Ok(impartial(settings, format!("moore:{}", game.k), game))
 }
 
-fn build_fib(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_fib(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    Ok(impartial("fib", fibonacci::Fib))
+    Ok(impartial(settings, "fib", fibonacci::Fib))
 }
 
-fn build_circle(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_circle(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let game = spec_error(s, circle::parse_circle(s.params("circle:2")?))?;
-    Ok(impartial(format!("circle:{}", game.k), game))
+    Ok(impartial(settings, format!("circle:{}", game.k), game))
 }
 
 fn build_ends(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
@@ -378,22 +391,26 @@ fn build_queues(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
     Ok(evaluated(format!("queues:{}", game.threshold), game))
 }
 
-fn build_coins(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_coins(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let rule = spec_error(s, coins::parse_rule(s.name, s.params))?;
-    Ok(impartial(rule.spec(), coins::CoinGame(rule)))
+    Ok(impartial(settings, rule.spec(), coins::CoinGame(rule)))
 }
 
-fn build_tartan(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_tartan(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let rule = match tartan::parse_tartan(s.name, s.params) {
         Some(rule) => spec_error(s, rule)?,
         None => return Err(s.error("not a Tartan product")),
     };
-    Ok(impartial(rule.spec.clone(), coins::CoinGame(rule)))
+    Ok(impartial(
+        settings,
+        rule.spec.clone(),
+        coins::CoinGame(rule),
+    ))
 }
 
-fn build_flip(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_flip(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    Ok(impartial("flip", flipping::Flipping))
+    Ok(impartial(settings, "flip", flipping::Flipping))
 }
 
 fn build_cards(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
@@ -462,13 +479,13 @@ fn build_domineering(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
     })
 }
 
-fn build_cram(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_cram(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     use cram::Cram;
     Ok(match board_size(s)? {
-        None => impartial("cram", Cram),
+        None => impartial(settings, "cram", Cram),
         Some((spec, rows, cols)) => {
             let start = Cram::rectangle(rows, cols).map_err(|e| s.error(e.to_string()))?;
-            impartial_from(spec, Cram, start)
+            impartial_from(settings, spec, Cram, start)
         }
     })
 }
@@ -537,14 +554,21 @@ fn build_script(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
         _ => return Err(s.error("write script:PATH with the path of a .rhai file")),
     };
     let spec = format!("script:{path}");
-    Ok(match load_game(path, settings.script)? {
-        ScriptGame::Impartial(game) => {
-            let values = game.heap_values();
-            Arc::new(ImpartialGame::with_heap(spec, game, values))
-        }
-        ScriptGame::Heap(rules) => heap(spec, Arc::new(rules)),
-        ScriptGame::TwoPlayer(game) => evaluated(spec, game),
-    })
+    Ok(
+        match load_game(
+            path,
+            settings.script,
+            settings.budget.clone(),
+            &settings.script_files,
+        )? {
+            ScriptGame::Impartial(game) => {
+                let values = game.heap_values();
+                Arc::new(ImpartialGame::with_heap(spec, game, values))
+            }
+            ScriptGame::Heap(rules) => heap(settings, spec, Arc::new(rules)),
+            ScriptGame::TwoPlayer(game) => evaluated(spec, game),
+        },
+    )
 }
 
 const HEAPS: &str = "heap sizes";
@@ -1152,6 +1176,15 @@ impl Catalog {
     /// The settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The same catalog, whose games' searches stop when `budget` is spent (one per server
+    /// request, say).
+    pub fn with_budget(&self, budget: crate::budget::Budget) -> Catalog {
+        Catalog::new(Settings {
+            budget,
+            ..self.settings.clone()
+        })
     }
 
     /// Builds the game of a spec such as `kayles`, `sub:1,3,4` or `0.137`.

@@ -26,7 +26,9 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod analysis;
+pub mod budget;
 pub mod catalog;
 pub mod counting;
 pub mod erased;

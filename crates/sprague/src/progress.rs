@@ -14,6 +14,23 @@ pub trait Progress: Sync {
     /// A one-line message for the user (resuming from a checkpoint, waiting for a lock, a
     /// damaged file set aside), outside any phase's figures.
     fn note(&self, _message: &str) {}
+    /// Whether the caller wants the computation stopped (a deadline passed, an interrupt):
+    /// long loops look at it where they report progress and stop with [`crate::Error::Limit`].
+    fn stop_requested(&self) -> bool {
+        false
+    }
+}
+
+/// Stops with [`crate::budget::stopped`] when `progress` asks for it.
+///
+/// # Errors
+/// [`crate::Error::Limit`] when [`Progress::stop_requested`].
+pub fn check(progress: &dyn Progress) -> crate::Result<()> {
+    if progress.stop_requested() {
+        Err(crate::budget::stopped())
+    } else {
+        Ok(())
+    }
 }
 
 impl Progress for () {}

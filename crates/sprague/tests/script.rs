@@ -544,6 +544,7 @@ fn caps_are_errors_that_name_their_flag() {
         max_string: 100,
         max_array: 100,
         max_positions: 50,
+        max_seconds: 10,
     };
     // Rhai raises cap errors without a position: they point at the function called.
     let (_, e) = error_of("ops", "\nfn options(n) {\n    loop { }\n}\n", &["3"], tight);

@@ -15,6 +15,7 @@
 pub mod explain;
 pub mod partizan;
 
+use crate::budget::Budget;
 use crate::erased::{Part, Position, Single, SumGame};
 use crate::error::{Error, Result};
 use crate::game::{NimValue, Outcome, Play, Value};
@@ -138,11 +139,13 @@ struct SumSearch {
 }
 
 impl SumSearch {
-    fn new(play: Play, limit: usize) -> SumSearch {
+    /// A search under `play` within `limit` positions that stops when `budget` is spent.
+    fn new(play: Play, limit: usize, budget: Budget) -> SumSearch {
         SumSearch {
             search: Search::new(SumGame, play)
                 .with_position_limit(limit)
-                .with_work_limit(limit as u64 * SEARCH_WORK_PER_POSITION),
+                .with_work_limit(limit as u64 * SEARCH_WORK_PER_POSITION)
+                .with_budget(budget),
             broken: false,
         }
     }
@@ -304,7 +307,7 @@ impl MisereRule {
             Err(why) => Some(why),
         };
         Ok(MisereRule::Search(
-            SumSearch::new(Play::Misere, MISERE_POSITION_LIMIT),
+            SumSearch::new(Play::Misere, MISERE_POSITION_LIMIT, Part::budget_of(parts)),
             no_quotient,
         ))
     }
@@ -369,7 +372,7 @@ pub fn rate(position: &Position, play: Play, which: Which) -> Result<Rating> {
         position,
         play,
         which,
-        &mut SumSearch::new(play, REMOTENESS_LIMIT),
+        &mut SumSearch::new(play, REMOTENESS_LIMIT, Part::budget_of(&position.parts())),
     )
 }
 
@@ -788,7 +791,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
     if position.is_partizan() {
         return Err(partizan_unsupported(position));
     }
-    let mut search = SumSearch::new(play, REMOTENESS_LIMIT);
+    let mut search = SumSearch::new(play, REMOTENESS_LIMIT, Part::budget_of(&position.parts()));
     let searched = match position {
         Position::Sum(_) => search.solve(position),
         Position::Single(_) | Position::Partizan(_) => None,
@@ -994,7 +997,7 @@ mod tests {
                     &position,
                     Which::Winning,
                     rule,
-                    &mut SumSearch::new(Play::Misere, 0),
+                    &mut SumSearch::new(Play::Misere, 0, Budget::unlimited()),
                 )
                 .unwrap();
                 let found: HashSet<Vec<u64>> = rating

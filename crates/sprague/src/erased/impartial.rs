@@ -2,6 +2,7 @@
 //! [`Part`]s that sum with the parts of any other impartial game.
 
 use super::{DynGame, Parsed, Part, PartDyn, PartMove, Segment, Summands};
+use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::game::{Impartial, Layout, Listing, NimValue, Notation, Outcome, Play, SolveReport};
 use crate::heap::HeapValues;
@@ -33,6 +34,8 @@ struct Shared<G: Impartial> {
     /// The misère quotient of the heap rules, for misère sums of heaps.
     quotient: Option<Arc<QuotientCache>>,
     start: Option<G::Position>,
+    /// When searches of this game's positions stop.
+    budget: Budget,
 }
 
 impl<G: Impartial + Notation> Shared<G> {
@@ -111,8 +114,19 @@ where
                 heap,
                 quotient,
                 start,
+                budget: Budget::unlimited(),
             }),
         }
+    }
+
+    /// The same game, whose searches stop when `budget` is spent.
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        if let Some(shared) = Arc::get_mut(&mut self.shared) {
+            let values = shared.values.get_mut().unwrap_or_else(|e| e.into_inner());
+            values.set_budget(budget.clone());
+            shared.budget = budget;
+        }
+        self
     }
 }
 
@@ -179,8 +193,9 @@ where
             return Some(report);
         }
         Some((|| {
-            let mut search =
-                Search::new(shared.game.clone(), Play::Normal).with_position_limit(SOLVE_LIMIT);
+            let mut search = Search::new(shared.game.clone(), Play::Normal)
+                .with_position_limit(SOLVE_LIMIT)
+                .with_budget(shared.budget.clone());
             let solved = search.solve(&start)?;
             Ok(SolveReport {
                 game: shared.spec.clone(),
@@ -411,5 +426,9 @@ where
     fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)> {
         let quotient = self.shared.quotient.as_ref()?;
         Some((self.shared.game.heap_size(&self.position)?, quotient))
+    }
+
+    fn budget(&self) -> &Budget {
+        &self.shared.budget
     }
 }

@@ -96,6 +96,8 @@ pub(crate) trait PartDyn: Send + Sync + Any {
     fn misere_sj(&self) -> bool;
     fn explain(&self) -> Option<String>;
     fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)>;
+    /// When searches of this part's game stop.
+    fn budget(&self) -> &crate::budget::Budget;
 }
 
 /// One summand of an impartial sum: a component of a position of one impartial game (a heap, a
@@ -164,6 +166,20 @@ impl Part {
     /// `None` for parts that are not heaps.
     pub fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)> {
         self.0.misere_heap()
+    }
+
+    /// When searches of the part's game stop (the budget of the catalog that built it).
+    pub fn budget(&self) -> &crate::budget::Budget {
+        self.0.budget()
+    }
+
+    /// The budget of a sum of `parts`: its first part's (all parts of one parse share the
+    /// catalog's), else unlimited.
+    pub fn budget_of(parts: &[Part]) -> crate::budget::Budget {
+        parts
+            .first()
+            .map(|p| p.budget().clone())
+            .unwrap_or_default()
     }
 
     /// A key that orders parts into a canonical multiset: game, then hash.

@@ -103,6 +103,9 @@ impl Tabulation {
                 None => generic_value(self.rules.as_ref(), &self.values, n)?,
             };
             self.values.push(g);
+            if (n - start) & 63 == 0 {
+                crate::progress::check(progress)?;
+            }
             if long && (n - start) & (PROGRESS_STEP - 1) == 0 {
                 progress.advance(n - start, "");
             }

@@ -1253,6 +1253,7 @@ fn run_loop(
             return Err(Error::Limit(format!("stopped after heap {n} (stop_after)")));
         }
         if n.is_multiple_of(4096) {
+            crate::progress::check(progress)?;
             let now = Instant::now();
             if now - last_report >= Duration::from_millis(250) {
                 let recent = (n - reported) as f64 / (now - last_report).as_secs_f64().max(1e-9);

@@ -293,6 +293,7 @@ impl GenusTable {
                 tame,
             });
             progress.advance(n as u64, "");
+            crate::progress::check(progress)?;
         }
         progress.finish();
         Ok(table)

@@ -879,6 +879,7 @@ impl Quotient {
                 });
             }
             progress.advance(n as u64, &format!("order {}", state.table.order()));
+            crate::progress::check(progress)?;
             if until_certified && certify(rules, &state.phi, n as u64).is_some() {
                 progress.finish();
                 return Ok(Search::Finite(Quotient::finish(rules, state, n as u64)));

@@ -42,9 +42,14 @@ pub use lint::{near_misses, NearMiss, HOOKS};
 
 pub use key::Key;
 
+use crate::access::ScriptFiles;
+use crate::budget::Budget;
 use crate::error::{Error, Result};
 use rhai::{CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Scope, AST};
+use std::cell::Cell;
+use std::path::Path;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The caps a script runs under. Each is adjustable by a command-line flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,17 +64,22 @@ pub struct Limits {
     pub max_array: usize,
     /// Positions (or heaps) one game explores (`--script-max-positions`).
     pub max_positions: usize,
+    /// Seconds one call of a script function may run (`--script-max-seconds`): operations
+    /// are not all equally cheap (copying a deeply nested array is slow), so time is capped
+    /// too.
+    pub max_seconds: u64,
 }
 
 impl Limits {
     /// The defaults: ten million operations a call, depth 64, strings of 64 Ki characters,
-    /// arrays of 64 Ki elements, two million positions.
+    /// arrays of 64 Ki elements, two million positions, ten seconds a call.
     pub const DEFAULT: Limits = Limits {
         max_operations: 10_000_000,
         max_call_depth: 64,
         max_string: 1 << 16,
         max_array: 1 << 16,
         max_positions: 2_000_000,
+        max_seconds: 10,
     };
 }
 
@@ -91,6 +101,7 @@ impl Limits {
             (self.max_string == 0, "--script-max-string"),
             (self.max_array == 0, "--script-max-array"),
             (self.max_positions == 0, "--script-max-positions"),
+            (self.max_seconds == 0, "--script-max-seconds"),
         ];
         match zero.iter().find(|(z, _)| *z) {
             Some((_, flag)) => Err(Error::Limit(format!("{flag} must be at least 1"))),
@@ -116,20 +127,26 @@ impl Script {
     /// # Errors
     /// [`Error::Io`] if the file cannot be read; [`Error::Script`] for a syntax or run-time
     /// error.
-    pub fn load(path: &str, limits: Limits) -> Result<Script> {
-        let source = std::fs::read_to_string(path).map_err(|e| Error::Io {
-            path: path.to_string(),
+    pub fn load(path: &str, limits: Limits, budget: Budget) -> Result<Script> {
+        Script::load_from(path, Path::new(path), limits, budget)
+    }
+
+    /// [`Script::load`] from `file`, named `name` in messages.
+    fn load_from(name: &str, file: &Path, limits: Limits, budget: Budget) -> Result<Script> {
+        let source = std::fs::read_to_string(file).map_err(|e| Error::Io {
+            path: name.to_string(),
             reason: e.to_string(),
         })?;
-        Script::new(path, &source, limits)
+        Script::new(name, &source, limits, budget)
     }
 
     /// Compiles `source`, named `file` in messages, and runs its top-level statements once.
+    /// Every call stops when `budget` is spent.
     ///
     /// # Errors
     /// [`Error::Script`] for a syntax or run-time error.
-    pub fn new(file: &str, source: &str, limits: Limits) -> Result<Script> {
-        let engine = sandbox(file, limits);
+    pub fn new(file: &str, source: &str, limits: Limits, budget: Budget) -> Result<Script> {
+        let engine = sandbox(file, limits, budget);
         let ast = engine.compile(source).map_err(|e| Error::Script {
             file: file.to_string(),
             line: e.position().line().unwrap_or(1),
@@ -148,10 +165,12 @@ impl Script {
             limits,
             functions,
         };
-        script
-            .engine
-            .run_ast_with_scope(&mut Scope::new(), &script.ast)
-            .map_err(|e| script.eval_error(&e, None))?;
+        timed(|| {
+            script
+                .engine
+                .run_ast_with_scope(&mut Scope::new(), &script.ast)
+        })
+        .map_err(|e| script.eval_error(&e, None))?;
         Ok(script)
     }
 
@@ -183,9 +202,16 @@ impl Script {
     /// [`Error::Script`] for any error inside the call, at the place it happened.
     pub fn call(&self, name: &str, args: impl FuncArgs) -> Result<Dynamic> {
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        self.engine
-            .call_fn_with_options::<Dynamic>(options, &mut Scope::new(), &self.ast, name, args)
-            .map_err(|e| self.eval_error(&e, Some(name)))
+        timed(|| {
+            self.engine.call_fn_with_options::<Dynamic>(
+                options,
+                &mut Scope::new(),
+                &self.ast,
+                name,
+                args,
+            )
+        })
+        .map_err(|e| self.eval_error(&e, Some(name)))
     }
 
     /// An error about what function `name` returned or how it is declared, placed at its
@@ -241,6 +267,11 @@ impl Script {
                 position = inner.position();
             }
         }
+        if let EvalAltResult::ErrorTerminated(token, _) = inner {
+            if token.to_string() == STOPPED {
+                return crate::budget::stopped();
+            }
+        }
         let (line, column) = match (position.line(), position.position()) {
             (Some(l), c) => (l, c.unwrap_or(1)),
             _ => innermost
@@ -253,6 +284,10 @@ impl Script {
             EvalAltResult::ErrorTooManyOperations(_) => format!(
                 "the script ran more than {} operations in one call: a loop that never ends (a while or loop without a reachable break, a counter that never reaches its bound) or a call that is very slow; check the loops, else raise the cap with --script-max-operations",
                 limits.max_operations
+            ),
+            EvalAltResult::ErrorTerminated(..) => format!(
+                "one call ran longer than {} s: a loop that is very slow (copying a deeply nested array or a long string on every step is), or one that never ends; check the loops, else raise the cap with --script-max-seconds",
+                limits.max_seconds
             ),
             EvalAltResult::ErrorStackOverflow(_) => format!(
                 "function calls nest deeper than {} levels: a recursion without a base case that stops it, or one very deep; check the recursion, else raise the cap with --script-max-call-depth",
@@ -358,8 +393,27 @@ impl Script {
     }
 }
 
+thread_local! {
+    /// When the script call running on this thread started, for the per-call time cap. A
+    /// call's operations run on the thread that made the call, so the cap reads this thread's.
+    static CALL_STARTED: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// What [`sandbox`]'s progress hook stops a call with when the budget is spent (any other
+/// termination is the per-call time cap).
+const STOPPED: &str = "stopped";
+
+/// Runs one script call with its start time recorded for the time cap (restoring the outer
+/// call's on return, for calls made while another runs).
+fn timed<T>(call: impl FnOnce() -> T) -> T {
+    let outer = CALL_STARTED.with(|c| c.replace(Some(Instant::now())));
+    let result = call();
+    CALL_STARTED.with(|c| c.set(outer));
+    result
+}
+
 /// A Rhai engine with every cap set and every way out closed.
-fn sandbox(file: &str, limits: Limits) -> Engine {
+fn sandbox(file: &str, limits: Limits, budget: Budget) -> Engine {
     let mut engine = Engine::new();
     engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     engine.set_max_modules(0);
@@ -370,6 +424,17 @@ fn sandbox(file: &str, limits: Limits) -> Engine {
     engine.set_max_array_size(limits.max_array);
     engine.set_max_map_size(limits.max_array);
     engine.set_max_expr_depths(64, 64);
+    let max_time = Duration::from_secs(limits.max_seconds);
+    engine.on_progress(move |operations| {
+        if operations % 256 != 0 {
+            return None;
+        }
+        if budget.is_over() {
+            return Some(STOPPED.into());
+        }
+        let started = CALL_STARTED.with(Cell::get)?;
+        (started.elapsed() > max_time).then(|| "time".into())
+    });
     let name = file.to_string();
     engine.on_print(move |text| eprintln!("{name}: {text}"));
     let name = file.to_string();
@@ -395,14 +460,21 @@ pub enum ScriptGame {
     TwoPlayer(two_player::ScriptTwoPlayer),
 }
 
-/// Loads the script at `path` under the caps `limits` and builds the game its functions
-/// define.
+/// Loads the script at `path` (if `files` allows it) under the caps `limits` and builds the
+/// game its functions define; its calls stop when `budget` is spent.
 ///
 /// # Errors
-/// As [`Script::load`]; [`Error::Script`] when the script defines no game, or two kinds at once.
-pub fn load_game(path: &str, limits: Limits) -> Result<ScriptGame> {
+/// As [`Script::load`] and [`ScriptFiles::resolve`]; [`Error::Script`] when the script defines no
+/// game, or two kinds at once.
+pub fn load_game(
+    path: &str,
+    limits: Limits,
+    budget: Budget,
+    files: &ScriptFiles,
+) -> Result<ScriptGame> {
     limits.check()?;
-    let script = Arc::new(Script::load(path, limits)?);
+    let file = files.resolve(path)?;
+    let script = Arc::new(Script::load_from(path, &file, limits, budget)?);
     for (name, params) in [
         ("options", 1),
         ("splits", 1),

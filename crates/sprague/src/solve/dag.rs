@@ -9,6 +9,7 @@
 //!   positions (neither remoteness nor misère outcomes split over a sum);
 //! - [`mex`], the one minimum excludant.
 
+use crate::budget::{Budget, Checker};
 use crate::error::{Error, Result};
 use crate::game::{Impartial, NimValue, Outcome, Play, Value};
 use crate::solve::retrograde::Solved;
@@ -41,6 +42,11 @@ fn limit_error(limit: usize) -> Error {
     ))
 }
 
+/// Looks at the budget every 1024 new positions.
+fn budget_checker(budget: Budget) -> Checker {
+    Checker::new(budget, 1024)
+}
+
 fn cycle_error() -> Error {
     Error::Cycle("a repeated position".into())
 }
@@ -71,6 +77,7 @@ pub struct NimValues<G: Impartial> {
     game: G,
     memo: HashMap<G::Position, u64>,
     limit: usize,
+    budget: Checker,
 }
 
 /// A component being valued: its options, each split into components, and how far the scan
@@ -89,6 +96,7 @@ impl<G: Impartial> NimValues<G> {
             game,
             memo: HashMap::new(),
             limit: DEFAULT_POSITION_LIMIT,
+            budget: budget_checker(Budget::unlimited()),
         }
     }
 
@@ -96,6 +104,17 @@ impl<G: Impartial> NimValues<G> {
     pub fn with_position_limit(mut self, limit: usize) -> Self {
         self.limit = limit;
         self
+    }
+
+    /// Stops with [`Error::Limit`] once `budget` is spent.
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget_checker(budget);
+        self
+    }
+
+    /// [`NimValues::with_budget`] on a solver in place (its memo is kept).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget_checker(budget);
     }
 
     /// The game being solved.
@@ -197,6 +216,7 @@ impl<G: Impartial> NimValues<G> {
                 if self.memo.len() + stack.len() >= self.limit {
                     return Err(limit_error(self.limit));
                 }
+                self.budget.tick()?;
                 on_stack.insert(child.clone());
                 let frame = self.frame(child)?;
                 stack.push(frame);
@@ -305,6 +325,7 @@ pub struct Search<G: Impartial> {
     limit: usize,
     work: u64,
     work_limit: u64,
+    budget: Checker,
 }
 
 struct SearchFrame<P> {
@@ -323,7 +344,14 @@ impl<G: Impartial> Search<G> {
             limit: DEFAULT_POSITION_LIMIT,
             work: 0,
             work_limit: u64::MAX,
+            budget: budget_checker(Budget::unlimited()),
         }
+    }
+
+    /// Stops with [`Error::Limit`] once `budget` is spent.
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget_checker(budget);
+        self
     }
 
     /// Caps the options listed in all (a search of few positions with huge option lists is
@@ -400,6 +428,7 @@ impl<G: Impartial> Search<G> {
                 if self.memo.len() + stack.len() >= self.limit {
                     return Err(limit_error(self.limit));
                 }
+                self.budget.tick()?;
                 on_stack.insert(child.clone());
                 let frame = self.frame(child)?;
                 stack.push(frame);
@@ -561,6 +590,19 @@ mod tests {
         assert!(matches!(solver.nim_value(&100), Err(Error::Limit(_))));
         let mut search = Search::new(Subtraction(vec![1]), Play::Normal).with_position_limit(10);
         assert!(matches!(search.solve(&100), Err(Error::Limit(_))));
+    }
+
+    #[test]
+    fn a_spent_budget_stops_both_searches() {
+        let budget = Budget::stoppable();
+        let mut solver = NimValues::new(Subtraction(vec![1])).with_budget(budget.clone());
+        let mut search =
+            Search::new(Subtraction(vec![1]), Play::Normal).with_budget(budget.clone());
+        assert_eq!(solver.nim_value(&100).unwrap(), 0);
+        budget.stop();
+        // Small searches finish before the first look; large ones stop.
+        assert!(matches!(solver.nim_value(&1_000_000), Err(Error::Limit(_))));
+        assert!(matches!(search.solve(&1_000_000), Err(Error::Limit(_))));
     }
 
     #[test]

@@ -1,0 +1,58 @@
+//! What the library may read from disk on a front end's behalf: a server must not read the
+//! files its clients name.
+
+use crate::error::{Error, Result};
+
+/// Which files `script:PATH` may load: a server must not read what its clients name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum ScriptFiles {
+    /// Any file the process can read (the command line: the user's own files).
+    #[default]
+    Any,
+    /// None: `script:` games are refused.
+    Nothing,
+    /// Only `.rhai` files inside this directory (subdirectories included), named relative to
+    /// it; a path that leaves it (`..`, an absolute path, a link out) is refused.
+    Under(std::path::PathBuf),
+}
+
+impl ScriptFiles {
+    /// The file that `script:PATH` reads under this rule.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] when the rule refuses `path`; the message never says whether a
+    /// file outside the allowed directory exists, and never quotes one.
+    pub fn resolve(&self, path: &str) -> Result<std::path::PathBuf> {
+        use std::path::{Component, Path};
+        let dir = match self {
+            ScriptFiles::Any => return Ok(path.into()),
+            ScriptFiles::Nothing => {
+                return Err(Error::Unsupported(
+                    "script games are off on this server (its operator can allow a directory of them with 'sprague serve --scripts DIR')".into(),
+                ))
+            }
+            ScriptFiles::Under(dir) => dir,
+        };
+        let refused = || {
+            Error::Unsupported(format!(
+                "'{}' is not a script of this server: name a .rhai file of its script directory by its path inside it",
+                crate::games::grid::printable(path)
+            ))
+        };
+        let relative = Path::new(path);
+        let plain = relative
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        if !plain || relative.extension().is_none_or(|e| e != "rhai") {
+            return Err(refused());
+        }
+        let root = dir.canonicalize().map_err(|_| {
+            Error::Unsupported("the server's script directory cannot be read".into())
+        })?;
+        let file = root.join(relative).canonicalize().map_err(|_| refused())?;
+        if !file.starts_with(&root) || !file.is_file() {
+            return Err(refused());
+        }
+        Ok(file)
+    }
+}
