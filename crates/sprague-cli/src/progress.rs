@@ -45,6 +45,18 @@ impl sprague::progress::Progress for Bar {
         }
     }
 
+    /// Printed on stderr whether or not it is a terminal (above the bar when one is drawn).
+    fn note(&self, message: &str) {
+        let line = format!("sprague: {message}");
+        if let Ok(slot) = self.bar.lock() {
+            if let Some(bar) = slot.as_ref() {
+                bar.suspend(|| eprintln!("{line}"));
+                return;
+            }
+        }
+        eprintln!("{line}");
+    }
+
     fn finish(&self) {
         if let Ok(mut slot) = self.bar.lock() {
             if let Some(bar) = slot.take() {

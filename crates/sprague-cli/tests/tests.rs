@@ -7,3 +7,4 @@ mod misere;
 mod partizan;
 mod script;
 mod serve;
+mod solve_resume;

@@ -66,6 +66,8 @@ impl Kind {
     pub const DATABASE: Kind = Kind(*b"TIER");
     /// A checkpoint of a heap-value computation.
     pub const HEAP_CHECKPOINT: Kind = Kind(*b"HEAP");
+    /// One finished tier of a tiered strong solve, kept until its database is written.
+    pub const TIER_CHECKPOINT: Kind = Kind(*b"PART");
 }
 
 impl fmt::Display for Kind {
@@ -74,6 +76,7 @@ impl fmt::Display for Kind {
         match *self {
             Kind::DATABASE => f.write_str("strong-solution database"),
             Kind::HEAP_CHECKPOINT => f.write_str("heap-value checkpoint"),
+            Kind::TIER_CHECKPOINT => f.write_str("finished-tier checkpoint"),
             Kind(letters) => write!(f, "{}", String::from_utf8_lossy(&letters)),
         }
     }

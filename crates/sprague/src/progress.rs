@@ -11,6 +11,9 @@ pub trait Progress: Sync {
     fn advance(&self, _done: u64, _note: &str) {}
     /// The current phase is over.
     fn finish(&self) {}
+    /// A one-line message for the user (resuming from a checkpoint, waiting for a lock, a
+    /// damaged file set aside), outside any phase's figures.
+    fn note(&self, _message: &str) {}
     /// Whether the caller wants the computation stopped (a deadline passed, an interrupt):
     /// long loops look at it where they report progress and stop with [`crate::Error::Limit`].
     fn stop_requested(&self) -> bool {

@@ -1235,7 +1235,7 @@ pub(crate) mod tests {
         let spec = "quixo:3 (test)";
         use crate::solve::store::{file_name, load, Disk, FileStore, Store};
         let first = FileStore::new(Disk::Directory(dir.clone()))
-            .solution(spec, &sizes, &mut || {
+            .solution(spec, &sizes, &(), &mut |_| {
                 tiered::solve(&rules, Some(2), u64::MAX, &())
             })
             .unwrap();

@@ -22,12 +22,23 @@
 //! Reopening checks every field; a file for another game, another layout, another version, or
 //! with a bad checksum is refused with an [`Error::File`] that says which. Files are written
 //! to a temporary name and renamed, so a reader never sees half a file.
+//!
+//! # Checkpoints and concurrent writers
+//! While a solve runs, each finished tier is kept beside the database as
+//! `DIR/<spec>.tier-<K>.part` (kind [`Kind::TIER_CHECKPOINT`]: tier, tier count, tier size,
+//! then the tier's records, checksummed and renamed into place like the database); a run killed
+//! part way and started again reopens them and solves only the tiers before them
+//! ([`crate::solve::tiered::solve_with`]). They are removed once the database is written.
+//!
+//! A process that has to solve first takes an exclusive lock on `DIR/<spec>.lock` (released
+//! by the system when the process ends, however it ends); a second process solving the same
+//! game into the same directory waits for it, then reopens the database it wrote.
 
 use crate::error::{Error, Result};
 use crate::file::{self, Expected, Kind};
 use crate::game::Evaluation;
 use crate::progress::Progress;
-use crate::solve::tiered::{solve, Record, Solution, TieredGame};
+use crate::solve::tiered::{solve_with, Checkpoints, Record, Solution, TieredGame};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -41,6 +52,8 @@ pub const CACHE_MIN_SECONDS: f64 = 1.0;
 pub trait Store: Send + Sync {
     /// The solution of game `spec` (index layout `tier_sizes`): kept from an earlier call,
     /// reopened from where the store keeps files, or else computed by `compute` (then kept).
+    /// `compute` receives the store's [`Checkpoints`] for the finished tiers of this game, if it
+    /// keeps any; `progress` hears what the store does besides (waiting for another writer).
     ///
     /// # Errors
     /// Whatever `compute` returns; [`Error::File`] when a file the store must use is refused or
@@ -49,7 +62,8 @@ pub trait Store: Send + Sync {
         &self,
         spec: &str,
         tier_sizes: &[u64],
-        compute: &mut dyn FnMut() -> Result<Solution>,
+        progress: &dyn Progress,
+        compute: &mut dyn FnMut(Option<&dyn Checkpoints>) -> Result<Solution>,
     ) -> Result<Arc<Solution>>;
 }
 
@@ -134,7 +148,8 @@ impl Store for FileStore {
         &self,
         spec: &str,
         tier_sizes: &[u64],
-        compute: &mut dyn FnMut() -> Result<Solution>,
+        progress: &dyn Progress,
+        compute: &mut dyn FnMut(Option<&dyn Checkpoints>) -> Result<Solution>,
     ) -> Result<Arc<Solution>> {
         // One slot per game: holding a game's slot through its solve makes concurrent first
         // queries of that game wait for a single solve instead of racing, while other games (a
@@ -150,41 +165,283 @@ impl Store for FileStore {
         if let Some(s) = entry.as_ref() {
             return Ok(s.clone());
         }
-        let path = self.dir().map(|d| d.join(file_name(spec)));
-        let strict = matches!(self.disk, Disk::Directory(_));
-        let loaded = match &path {
-            Some(p) if p.exists() => match load(p, spec, tier_sizes) {
-                Ok(solution) => Some(solution),
-                Err(e) if strict => return Err(e),
-                Err(_) => None,
-            },
-            _ => None,
-        };
-        let solution = match loaded {
-            Some(solution) => solution,
-            None => {
-                let started = std::time::Instant::now();
-                let solution = compute()?;
-                let slow = started.elapsed().as_secs_f64() >= CACHE_MIN_SECONDS;
-                if let Some(p) = &path {
-                    if strict || slow {
-                        let saved = p
-                            .parent()
-                            .map_or(Ok(()), std::fs::create_dir_all)
-                            .map_err(|e| io_error(p, e.to_string()))
-                            .and_then(|()| save(p, spec, &solution));
-                        if strict {
-                            saved?;
-                        }
-                    }
-                }
-                solution
-            }
+        let solution = match self.dir() {
+            None => compute(None)?,
+            Some(dir) => self.solve_in(dir, spec, tier_sizes, progress, compute)?,
         };
         let solution = Arc::new(solution);
         *entry = Some(solution.clone());
         Ok(solution)
     }
+}
+
+impl FileStore {
+    /// Reopens the database at `path`, if there is one the store may use.
+    fn reopen(&self, path: &Path, spec: &str, tier_sizes: &[u64]) -> Result<Option<Solution>> {
+        if !path.exists() {
+            return Ok(None);
+        }
+        match load(path, spec, tier_sizes) {
+            Ok(solution) => Ok(Some(solution)),
+            Err(e) if self.strict() => Err(e),
+            Err(_) => Ok(None),
+        }
+    }
+
+    fn strict(&self) -> bool {
+        matches!(self.disk, Disk::Directory(_))
+    }
+
+    /// The solution from the database in `dir`, or a solve under the game's lock that keeps
+    /// its finished tiers there and then writes the database (always in a directory the user
+    /// named, in a cache when the solve was slow).
+    fn solve_in(
+        &self,
+        dir: &Path,
+        spec: &str,
+        tier_sizes: &[u64],
+        progress: &dyn Progress,
+        compute: &mut dyn FnMut(Option<&dyn Checkpoints>) -> Result<Solution>,
+    ) -> Result<Solution> {
+        let path = dir.join(file_name(spec));
+        if let Some(solution) = self.reopen(&path, spec, tier_sizes)? {
+            return Ok(solution);
+        }
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            if self.strict() {
+                return Err(io_error(dir, e.to_string()));
+            }
+            // A cache that cannot be written is skipped.
+            return compute(None);
+        }
+        let _lock = lock(dir, spec, progress);
+        // Another process may have written the database while this one waited.
+        if let Some(solution) = self.reopen(&path, spec, tier_sizes)? {
+            return Ok(solution);
+        }
+        let parts = TierFiles {
+            dir,
+            spec,
+            tiers: tier_sizes.len(),
+            strict: self.strict(),
+        };
+        parts.remove_temporaries();
+        let started = std::time::Instant::now();
+        let solution = compute(Some(&parts))?;
+        let slow = started.elapsed().as_secs_f64() >= CACHE_MIN_SECONDS;
+        if self.strict() {
+            save(&path, spec, &solution)?;
+        } else if slow {
+            // A cache that cannot be written is skipped.
+            let _ = save(&path, spec, &solution);
+        }
+        parts.remove();
+        Ok(solution)
+    }
+}
+
+/// The name of the lock file of game `spec` inside a database directory.
+pub fn lock_name(spec: &str) -> String {
+    format!("{}.lock", stem(spec))
+}
+
+/// The name of the checkpoint of finished tier `tier` of game `spec` inside a database
+/// directory.
+pub fn tier_file_name(spec: &str, tier: usize) -> String {
+    format!("{}.tier-{tier}.part", stem(spec))
+}
+
+/// Takes the lock of game `spec` in `dir`, waiting (and saying so) while another process holds
+/// it. `None` when the lock cannot be taken (a file system without locks): the solve goes on,
+/// and the rename of whole, checksummed files still keeps the database valid.
+fn lock(dir: &Path, spec: &str, progress: &dyn Progress) -> Option<std::fs::File> {
+    let path = dir.join(lock_name(spec));
+    let file = match std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+    {
+        Ok(file) => file,
+        Err(e) => {
+            progress.note(&format!(
+                "{}: cannot open the lock file ({e}); solving without it",
+                path.display()
+            ));
+            return None;
+        }
+    };
+    let locked = match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => {
+            progress.note(&format!(
+                "waiting for another process solving {spec} into {} (it holds {})",
+                dir.display(),
+                path.display()
+            ));
+            file.lock()
+        }
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    };
+    match locked {
+        Ok(()) => Some(file),
+        Err(e) => {
+            progress.note(&format!(
+                "{}: cannot lock ({e}); solving without the lock",
+                path.display()
+            ));
+            None
+        }
+    }
+}
+
+/// The payload version of finished-tier checkpoints ([`Kind::TIER_CHECKPOINT`]).
+pub const TIER_FORMAT_VERSION: u32 = 1;
+
+/// The finished tiers of one game's solve, as files beside its database.
+struct TierFiles<'a> {
+    dir: &'a Path,
+    spec: &'a str,
+    tiers: usize,
+    /// Whether a checkpoint that cannot be written stops the solve (a directory the user
+    /// named) or is skipped (a cache).
+    strict: bool,
+}
+
+impl TierFiles<'_> {
+    fn path(&self, tier: usize) -> PathBuf {
+        self.dir.join(tier_file_name(self.spec, tier))
+    }
+
+    /// Removes every tier file (once the database is written), and the temporary files of
+    /// this game that killed runs left.
+    fn remove(&self) {
+        for tier in 0..self.tiers {
+            let _ = std::fs::remove_file(self.path(tier));
+        }
+        self.remove_temporaries();
+    }
+
+    /// Removes the temporary files of this game's database and tier files that runs killed
+    /// while writing them left (called under the game's lock, so no other run is writing them).
+    fn remove_temporaries(&self) {
+        let stem = stem(self.spec);
+        let Ok(entries) = std::fs::read_dir(self.dir) else {
+            return;
+        };
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(rest) = name
+                .to_str()
+                .and_then(|n| n.strip_prefix(stem.as_str()))
+                .and_then(|n| n.strip_suffix(".tmp"))
+            else {
+                continue;
+            };
+            // `<stem>.sdb.<pid>` or `<stem>.tier-<K>.part.<pid>`, as `file::write` names them.
+            let ours = match rest.strip_prefix(".sdb.") {
+                Some(pid) => digits(pid),
+                None => rest
+                    .strip_prefix(".tier-")
+                    .and_then(|r| r.split_once(".part."))
+                    .is_some_and(|(tier, pid)| digits(tier) && digits(pid)),
+            };
+            if ours {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+impl Checkpoints for TierFiles<'_> {
+    fn load(&self, tier: usize, size: u64) -> Result<Option<Vec<u16>>> {
+        let path = self.path(tier);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let mut r = file::open(
+            &path,
+            &Expected {
+                kind: Kind::TIER_CHECKPOINT,
+                version: TIER_FORMAT_VERSION,
+                spec: Some(self.spec),
+            },
+        )?;
+        let mut word = [0u8; 8];
+        for (what, expected) in [
+            ("tier", tier as u64),
+            ("tier count", self.tiers as u64),
+            ("tier size", size),
+        ] {
+            r.read_payload(&mut word)?;
+            let found = u64::from_le_bytes(word);
+            if found != expected {
+                return Err(r
+                    .corrupt(format!(
+                        "the {what} is {found}, expected {expected} for {}",
+                        self.spec
+                    ))
+                    .into());
+            }
+        }
+        if Some(r.remaining()) != size.checked_mul(2) {
+            return Err(r
+                .corrupt("the record count does not match the tier size")
+                .into());
+        }
+        let records = read_records(&mut r, size)?;
+        r.finish()?;
+        Ok(Some(records))
+    }
+
+    fn save(&self, tier: usize, records: &[u16]) -> Result<()> {
+        let path = self.path(tier);
+        let written = file::write(
+            &path,
+            Kind::TIER_CHECKPOINT,
+            TIER_FORMAT_VERSION,
+            self.spec,
+            24 + 2 * records.len() as u64,
+            |w| {
+                for word in [tier as u64, self.tiers as u64, records.len() as u64] {
+                    w.write_all(&word.to_le_bytes())?;
+                }
+                write_records(w, records)
+            },
+        );
+        match written {
+            Err(e) if self.strict => Err(e.into()),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Writes records as little-endian `u16`s.
+fn write_records(w: &mut file::Writer, records: &[u16]) -> std::io::Result<()> {
+    let mut buffer = Vec::with_capacity(1 << 16);
+    for chunk in records.chunks(1 << 15) {
+        buffer.clear();
+        for r in chunk {
+            buffer.extend_from_slice(&r.to_le_bytes());
+        }
+        w.write_all(&buffer)?;
+    }
+    Ok(())
+}
+
+/// Reads `count` little-endian `u16` records.
+fn read_records(r: &mut file::Reader, count: u64) -> Result<Vec<u16>> {
+    let mut records = vec![0u16; count as usize];
+    let mut buffer = vec![0u8; 1 << 16];
+    for chunk in records.chunks_mut(1 << 15) {
+        let bytes = &mut buffer[..chunk.len() * 2];
+        r.read_payload(bytes)?;
+        for (slot, pair) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
+            *slot = u16::from_le_bytes([pair[0], pair[1]]);
+        }
+    }
+    Ok(records)
 }
 
 /// The payload version of databases ([`crate::file::Kind::DATABASE`]) this build writes and
@@ -217,15 +474,7 @@ pub fn save(path: &Path, spec: &str, solution: &Solution) -> Result<()> {
             for s in &sizes {
                 w.write_all(&s.to_le_bytes())?;
             }
-            let mut buffer = Vec::with_capacity(1 << 16);
-            for chunk in records.chunks(1 << 15) {
-                buffer.clear();
-                for r in chunk {
-                    buffer.extend_from_slice(&r.to_le_bytes());
-                }
-                w.write_all(&buffer)?;
-            }
-            Ok(())
+            write_records(w, records)
         },
     )?;
     Ok(())
@@ -271,23 +520,20 @@ pub fn load(path: &Path, spec: &str, tier_sizes: &[u64]) -> Result<Solution> {
             .corrupt("the record count does not match the layout")
             .into());
     }
-    let mut records = vec![0u16; total as usize];
-    let mut buffer = vec![0u8; 1 << 16];
-    for chunk in records.chunks_mut(1 << 15) {
-        let bytes = &mut buffer[..chunk.len() * 2];
-        r.read_payload(bytes)?;
-        for (slot, pair) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
-            *slot = u16::from_le_bytes([pair[0], pair[1]]);
-        }
-    }
+    let records = read_records(&mut r, total)?;
     r.finish()?;
     Solution::from_records(tier_sizes, records)
 }
 
 /// The file name for `spec` inside a database directory.
 pub fn file_name(spec: &str) -> String {
-    let safe: String = spec
-        .chars()
+    format!("{}.sdb", stem(spec))
+}
+
+/// `spec` with every character but ASCII letters, digits, `-` and `.` made `_`: the stem of
+/// the game's files.
+fn stem(spec: &str) -> String {
+    spec.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
                 c
@@ -295,8 +541,7 @@ pub fn file_name(spec: &str) -> String {
                 '_'
             }
         })
-        .collect();
-    format!("{safe}.sdb")
+        .collect()
 }
 
 /// The strong solution of a tiered game, solved on first use and kept in a [`Store`]: what a
@@ -342,18 +587,20 @@ impl<G: TieredGame> Strong<G> {
         let sizes: Vec<u64> = (0..self.rules.tier_count())
             .map(|t| self.rules.tier_size(t))
             .collect();
-        self.store.solution(&self.spec, &sizes, &mut || {
-            solve(
-                &self.rules,
-                Some(rayon::current_num_threads()),
-                max_bytes,
-                progress,
-            )
-            .map_err(|e| match e {
-                Error::Limit(reason) => Error::Limit(format!("{}: {reason}", self.spec)),
-                other => other,
+        self.store
+            .solution(&self.spec, &sizes, progress, &mut |checkpoints| {
+                solve_with(
+                    &self.rules,
+                    Some(rayon::current_num_threads()),
+                    max_bytes,
+                    progress,
+                    checkpoints,
+                )
+                .map_err(|e| match e {
+                    Error::Limit(reason) => Error::Limit(format!("{}: {reason}", self.spec)),
+                    other => other,
+                })
             })
-        })
     }
 
     /// The record of a legal position.
@@ -427,6 +674,84 @@ mod tests {
         std::env::temp_dir().join(format!("sprague-store-test-{}-{name}", std::process::id()))
     }
 
+    /// The names in `dir`, sorted.
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Keeps the notes of a run.
+    #[derive(Default)]
+    struct Notes(Mutex<Vec<String>>);
+
+    impl Progress for Notes {
+        fn note(&self, message: &str) {
+            self.0.lock().unwrap().push(message.to_string());
+        }
+    }
+
+    impl Notes {
+        fn taken(&self) -> Vec<String> {
+            std::mem::take(&mut *self.0.lock().unwrap())
+        }
+    }
+
+    /// Passes tiers on to the store's checkpoints and fails the save after `left` of them, as
+    /// a kill between two tiers would stop the run.
+    struct Killed<'a> {
+        inner: &'a dyn Checkpoints,
+        left: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Checkpoints for Killed<'_> {
+        fn load(&self, tier: usize, size: u64) -> Result<Option<Vec<u16>>> {
+            self.inner.load(tier, size)
+        }
+        fn save(&self, tier: usize, records: &[u16]) -> Result<()> {
+            use std::sync::atomic::Ordering::SeqCst;
+            if self.left.load(SeqCst) == 0 {
+                return Err(Error::Internal("killed".into()));
+            }
+            self.left.fetch_sub(1, SeqCst);
+            self.inner.save(tier, records)
+        }
+    }
+
+    /// Solves `spec` (mnk rules `rules`) into `dir` through a fresh store, with its checkpoints.
+    fn solve_into(
+        dir: &Path,
+        spec: &str,
+        rules: &BoardRules,
+        progress: &dyn Progress,
+    ) -> Arc<Solution> {
+        FileStore::new(Disk::Directory(dir.to_path_buf()))
+            .solution(spec, &sizes(rules), progress, &mut |c| {
+                tiered::solve_with(rules, Some(2), u64::MAX, progress, c)
+            })
+            .unwrap()
+    }
+
+    /// Solves `spec` (mnk rules `rules`) into `dir`, stopping after `tiers` finished tiers
+    /// (after every tier: before the database is written).
+    fn solve_killed(dir: &Path, spec: &str, rules: &BoardRules, tiers: usize) {
+        let store = FileStore::new(Disk::Directory(dir.to_path_buf()));
+        let err = store
+            .solution(spec, &sizes(rules), &(), &mut |checkpoints| {
+                let killed = Killed {
+                    inner: checkpoints.expect("a directory keeps checkpoints"),
+                    left: tiers.into(),
+                };
+                tiered::solve_with(rules, Some(2), u64::MAX, &(), Some(&killed))?;
+                Err(Error::Internal("killed before the database".into()))
+            })
+            .unwrap_err();
+        assert!(err.to_string().contains("killed"), "{err}");
+    }
+
     fn sizes(rules: &BoardRules) -> Vec<u64> {
         (0..rules.tier_count())
             .map(|t| rules.tier_size(t))
@@ -444,7 +769,7 @@ mod tests {
             let sizes = sizes.clone();
             let store = store.clone();
             std::thread::spawn(move || {
-                store.solution("db-test-slow", &sizes, &mut || {
+                store.solution("db-test-slow", &sizes, &(), &mut |_| {
                     started.send(()).unwrap();
                     wait_release.recv().unwrap();
                     tiered::solve(
@@ -459,7 +784,7 @@ mod tests {
         wait_started.recv().unwrap();
         // While the slow solve holds its own slot, another game is solved and answered.
         let other = store
-            .solution("db-test-other", &sizes, &mut || {
+            .solution("db-test-other", &sizes, &(), &mut |_| {
                 tiered::solve(&rules, Some(1), u64::MAX, &())
             })
             .unwrap();
@@ -468,7 +793,7 @@ mod tests {
         assert_eq!(slow.records(), other.records());
         // The second query of a game is answered from memory.
         let again = store
-            .solution("db-test-slow", &sizes, &mut || {
+            .solution("db-test-slow", &sizes, &(), &mut |_| {
                 Err(Error::Internal("solved twice".into()))
             })
             .unwrap();
@@ -531,15 +856,15 @@ mod tests {
         let spec = "test-only:2,2,2";
         let path = dir.join(file_name(spec));
         std::fs::remove_file(&path).ok();
-        let mut solve = || tiered::solve(&rules, Some(1), u64::MAX, &());
+        let mut solve = |_: Option<&dyn Checkpoints>| tiered::solve(&rules, Some(1), u64::MAX, &());
         let store = FileStore::new(Disk::Directory(dir.clone()));
-        let first = store.solution(spec, &sizes, &mut solve).unwrap();
+        let first = store.solution(spec, &sizes, &(), &mut solve).unwrap();
         assert!(path.exists());
         let reopened = load(&path, spec, &sizes).unwrap();
         assert_eq!(reopened.records(), first.records());
         // The second query comes from memory: compute is not called.
         let again = store
-            .solution(spec, &sizes, &mut || {
+            .solution(spec, &sizes, &(), &mut |_| {
                 Err(Error::Internal("should not solve twice".into()))
             })
             .unwrap();
@@ -547,7 +872,7 @@ mod tests {
         // A fresh store reopens the file instead of solving.
         let fresh = FileStore::new(Disk::Directory(dir.clone()));
         let reread = fresh
-            .solution(spec, &sizes, &mut || {
+            .solution(spec, &sizes, &(), &mut |_| {
                 Err(Error::Internal("should not solve again".into()))
             })
             .unwrap();
@@ -555,14 +880,193 @@ mod tests {
         // A corrupt file in the directory is refused.
         let other = "test-only:corrupt";
         std::fs::write(dir.join(file_name(other)), b"SPRAGUDBxx").unwrap();
-        let err = store.solution(other, &sizes, &mut solve).unwrap_err();
+        let err = store.solution(other, &sizes, &(), &mut solve).unwrap_err();
         assert!(matches!(err, Error::File(_)), "{err}");
-        // No temporary file is left beside the databases.
-        let names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert!(names.iter().all(|n| n.ends_with(".sdb")), "{names:?}");
+        // No temporary or tier file is left beside the databases and the lock files.
+        assert_eq!(
+            names_in(&dir),
+            [
+                "test-only_2_2_2.lock",
+                "test-only_2_2_2.sdb",
+                "test-only_corrupt.sdb"
+            ]
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A run stopped after K finished tiers leaves K tier files; the next run resumes from them
+    /// and writes the database an uninterrupted run writes, byte for byte, then removes them.
+    #[test]
+    fn a_stopped_solve_resumes_from_its_tier_files_byte_for_byte() {
+        let rules = BoardRules::new(3, 3, 3, false).unwrap();
+        let tiers = rules.tier_count();
+        let spec = "test-only:3,3,3";
+        let reference = temp("resume-reference");
+        std::fs::remove_dir_all(&reference).ok();
+        solve_into(&reference, spec, &rules, &());
+        let expected = std::fs::read(reference.join(file_name(spec))).unwrap();
+        for stop in [1, 4, tiers - 1, tiers] {
+            let dir = temp("resume");
+            std::fs::remove_dir_all(&dir).ok();
+            solve_killed(&dir, spec, &rules, stop);
+            let parts: Vec<String> = names_in(&dir)
+                .into_iter()
+                .filter(|n| n.ends_with(".part"))
+                .collect();
+            let mut saved: Vec<String> = (tiers - stop..tiers)
+                .map(|t| tier_file_name(spec, t))
+                .collect();
+            saved.sort();
+            assert_eq!(parts, saved, "stopped after {stop} tiers");
+            assert!(!dir.join(file_name(spec)).exists());
+
+            let notes = Notes::default();
+            let resumed = solve_into(&dir, spec, &rules, &notes);
+            let said = if stop == tiers {
+                format!(
+                    "resuming after tier {tiers} of {tiers}: an earlier run finished every tier"
+                )
+            } else {
+                format!(
+                    "resuming from tier {} of {tiers}: {stop} finished by an earlier run",
+                    stop + 1
+                )
+            };
+            assert_eq!(notes.taken(), [said]);
+            assert_eq!(std::fs::read(dir.join(file_name(spec))).unwrap(), expected);
+            assert_eq!(resumed.stats.positions, 5478);
+            assert_eq!(
+                names_in(&dir),
+                ["test-only_3_3_3.lock", "test-only_3_3_3.sdb"]
+            );
+            std::fs::remove_dir_all(&dir).ok();
+        }
+        std::fs::remove_dir_all(&reference).ok();
+    }
+
+    /// A damaged tier file, or one of another game, is refused with a note naming it, and that
+    /// tier and those before it are solved again; temporaries of killed writes are removed.
+    #[test]
+    fn a_refused_tier_file_is_named_and_solved_again() {
+        let rules = BoardRules::new(3, 3, 3, false).unwrap();
+        let tiers = rules.tier_count();
+        let spec = "test-only-damaged:3,3,3";
+        let expected = {
+            let solution = tiered::solve(&rules, Some(1), u64::MAX, &()).unwrap();
+            let path = temp("damaged-reference.sdb");
+            save(&path, spec, &solution).unwrap();
+            let bytes = std::fs::read(&path).unwrap();
+            std::fs::remove_file(&path).ok();
+            bytes
+        };
+        let dir = temp("damaged");
+        std::fs::remove_dir_all(&dir).ok();
+        let run = |notes: &Notes| {
+            solve_into(&dir, spec, &rules, notes);
+            assert_eq!(std::fs::read(dir.join(file_name(spec))).unwrap(), expected);
+            std::fs::remove_file(dir.join(file_name(spec))).unwrap();
+        };
+
+        // A flipped byte in the last tier file written (tier T-3).
+        solve_killed(&dir, spec, &rules, 3);
+        let damaged = dir.join(tier_file_name(spec, tiers - 3));
+        let mut bytes = std::fs::read(&damaged).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x40;
+        std::fs::write(&damaged, &bytes).unwrap();
+        // Temporary files of a write that a kill interrupted.
+        let stale = [
+            format!("{}.4242.tmp", file_name(spec)),
+            format!("{}.77.tmp", tier_file_name(spec, 2)),
+        ];
+        for name in &stale {
+            std::fs::write(dir.join(name), b"half a file").unwrap();
+        }
+        let notes = Notes::default();
+        run(&notes);
+        assert_eq!(
+            notes.taken(),
+            [
+                format!(
+                    "{}: checksum mismatch: the file is damaged; solving tier {} and those before it again",
+                    damaged.display(),
+                    tiers - 3
+                ),
+                format!("resuming from tier 3 of {tiers}: 2 finished by an earlier run"),
+            ]
+        );
+        for name in &stale {
+            assert!(!dir.join(name).exists(), "{name} is left");
+        }
+
+        // The tier file of another game, under this game's name.
+        solve_killed(&dir, "test-only-other:3,3,3", &rules, 1);
+        let other = dir.join(tier_file_name("test-only-other:3,3,3", tiers - 1));
+        let mine = dir.join(tier_file_name(spec, tiers - 1));
+        std::fs::copy(&other, &mine).unwrap();
+        let notes = Notes::default();
+        run(&notes);
+        assert_eq!(
+            notes.taken(),
+            [format!(
+                "{}: holds test-only-other:3,3,3, not {spec}; solving tier {} and those before it again",
+                mine.display(),
+                tiers - 1
+            )]
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Two stores on one directory (as two processes would be): the second waits for the
+    /// first's lock, says so, and then reopens the database the first wrote.
+    #[test]
+    fn a_second_writer_waits_for_the_lock_and_reopens_the_database() {
+        let rules = BoardRules::new(3, 3, 3, false).unwrap();
+        let spec = "test-only-writers:3,3,3";
+        let dir = temp("writers");
+        std::fs::remove_dir_all(&dir).ok();
+        let (started, wait_started) = std::sync::mpsc::channel();
+        let (release, wait_release) = std::sync::mpsc::channel::<()>();
+        let first = {
+            let dir = dir.clone();
+            std::thread::spawn(move || {
+                let rules = BoardRules::new(3, 3, 3, false).unwrap();
+                FileStore::new(Disk::Directory(dir))
+                    .solution(spec, &sizes(&rules), &(), &mut |c| {
+                        started.send(()).unwrap();
+                        wait_release.recv().unwrap();
+                        tiered::solve_with(&rules, Some(1), u64::MAX, &(), c)
+                    })
+                    .unwrap()
+            })
+        };
+        wait_started.recv().unwrap();
+        // The first holds the lock: the second waits, and says so.
+        struct Waiting(Mutex<Option<std::sync::mpsc::Sender<()>>>, Notes);
+        impl Progress for Waiting {
+            fn note(&self, message: &str) {
+                self.1.note(message);
+                if let Some(release) = self.0.lock().unwrap().take() {
+                    release.send(()).unwrap();
+                }
+            }
+        }
+        let waiting = Waiting(Mutex::new(Some(release)), Notes::default());
+        let second = FileStore::new(Disk::Directory(dir.clone()))
+            .solution(spec, &sizes(&rules), &waiting, &mut |_| {
+                Err(Error::Internal("the second writer solved too".into()))
+            })
+            .unwrap();
+        let first = first.join().unwrap();
+        assert_eq!(second.records(), first.records());
+        assert_eq!(
+            waiting.1.taken(),
+            [format!(
+                "waiting for another process solving {spec} into {} (it holds {})",
+                dir.display(),
+                dir.join(lock_name(spec)).display()
+            )]
+        );
         std::fs::remove_dir_all(&dir).ok();
     }
 
@@ -577,19 +1081,21 @@ mod tests {
         let store = FileStore::new(Disk::Cache(dir.clone()));
         let solve = || tiered::solve(&rules, Some(1), u64::MAX, &());
         let quick = "test-only-cache:quick";
-        store.solution(quick, &sizes, &mut || solve()).unwrap();
+        store
+            .solution(quick, &sizes, &(), &mut |_| solve())
+            .unwrap();
         assert!(
             !dir.join(file_name(quick)).exists(),
             "a quick solve is not saved"
         );
 
         let slow = "test-only-cache:slow";
-        let mut slow_solve = || {
+        let mut slow_solve = |_: Option<&dyn Checkpoints>| {
             std::thread::sleep(std::time::Duration::from_secs_f64(CACHE_MIN_SECONDS));
             solve()
         };
         let path = dir.join(file_name(slow));
-        let first = store.solution(slow, &sizes, &mut slow_solve).unwrap();
+        let first = store.solution(slow, &sizes, &(), &mut slow_solve).unwrap();
         assert_eq!(
             load(&path, slow, &sizes).unwrap().records(),
             first.records()
@@ -598,7 +1104,9 @@ mod tests {
         let damaged = "test-only-cache:damaged";
         let path = dir.join(file_name(damaged));
         std::fs::write(&path, b"SPRAGUDBxx").unwrap();
-        let solved = store.solution(damaged, &sizes, &mut slow_solve).unwrap();
+        let solved = store
+            .solution(damaged, &sizes, &(), &mut slow_solve)
+            .unwrap();
         assert_eq!(
             load(&path, damaged, &sizes).unwrap().records(),
             solved.records()

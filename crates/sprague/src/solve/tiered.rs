@@ -334,6 +334,26 @@ pub fn memory_estimate<G: TieredGame>(game: &G) -> Result<(u64, u64)> {
     Ok((total, bytes))
 }
 
+/// Where a solve keeps the tiers it has finished, so that a run killed part way resumes from
+/// the last finished tier ([`solve_with`]). A tier's records depend only on the later tiers, so
+/// a run that reopens tiers `K..T` and solves `K-1` down to 0 writes the same records as one
+/// that solves them all.
+pub trait Checkpoints: Sync {
+    /// The records of `tier` (`size` ranks) saved by an earlier run, or `None` when none were
+    /// saved.
+    ///
+    /// # Errors
+    /// [`Error::File`] naming the file when a saved tier is refused (damaged, for another game
+    /// or layout); the solver then reports it and solves the tier again.
+    fn load(&self, tier: usize, size: u64) -> Result<Option<Vec<u16>>>;
+
+    /// Keeps the finished records of `tier`.
+    ///
+    /// # Errors
+    /// Whatever keeping them fails with; the solve stops with it.
+    fn save(&self, tier: usize, records: &[u16]) -> Result<()>;
+}
+
 /// Solves every position of `game` with retrograde analysis.
 ///
 /// `threads`: the number of worker threads (`None`: rayon's default). `max_bytes`: refuse with
@@ -348,6 +368,22 @@ pub fn solve<G: TieredGame>(
     max_bytes: u64,
     progress: &dyn Progress,
 ) -> Result<Solution> {
+    solve_with(game, threads, max_bytes, progress, None)
+}
+
+/// [`solve`], keeping each finished tier in `checkpoints` and first reopening the tiers an
+/// earlier run kept there: from the last tier down, as long as they verify. A tier that is
+/// refused is reported through [`Progress::note`] and solved again, as is every tier before it.
+///
+/// # Errors
+/// As for [`solve`], and whatever [`Checkpoints::save`] returns.
+pub fn solve_with<G: TieredGame>(
+    game: &G,
+    threads: Option<usize>,
+    max_bytes: u64,
+    progress: &dyn Progress,
+    checkpoints: Option<&dyn Checkpoints>,
+) -> Result<Solution> {
     let (total, bytes) = memory_estimate(game)?;
     if bytes > max_bytes {
         return Err(Error::Limit(format!(
@@ -356,7 +392,9 @@ pub fn solve<G: TieredGame>(
             max_bytes >> 20
         )));
     }
-    with_threads(threads, || Solver::new(game, total, progress).run())?
+    with_threads(threads, || {
+        Solver::new(game, total, progress).run(checkpoints)
+    })?
 }
 
 /// Runs `f` on a pool of `threads` worker threads (`None`: rayon's default), so that solves
@@ -455,12 +493,61 @@ impl<'a, G: TieredGame> Solver<'a, G> {
         (tier, self.offsets[tier] + index)
     }
 
-    fn run(mut self) -> Result<Solution> {
+    /// Reopens the tiers an earlier run finished, from the last one down while they verify;
+    /// returns how many.
+    fn reopen(&self, checkpoints: &dyn Checkpoints) -> usize {
+        let tiers = self.game.tier_count();
+        let mut done = 0;
+        for tier in (0..tiers).rev() {
+            let range = self.offsets[tier] as usize..self.offsets[tier + 1] as usize;
+            match checkpoints.load(tier, range.len() as u64) {
+                Ok(Some(records)) if records.len() == range.len() => {
+                    self.records[range]
+                        .par_iter()
+                        .zip(records.par_iter())
+                        .for_each(|(cell, &r)| cell.store(r, Relaxed));
+                    done += 1;
+                }
+                Ok(_) => break,
+                Err(e) => {
+                    self.progress.note(&format!(
+                        "{e}; solving tier {tier} and those before it again"
+                    ));
+                    break;
+                }
+            }
+        }
+        if done == tiers && tiers > 0 {
+            self.progress.note(&format!(
+                "resuming after tier {tiers} of {tiers}: an earlier run finished every tier"
+            ));
+        } else if done > 0 {
+            self.progress.note(&format!(
+                "resuming from tier {} of {tiers}: {done} finished by an earlier run",
+                done + 1
+            ));
+        }
+        done
+    }
+
+    /// The finished records of `tier`, for its checkpoint.
+    fn tier_records(&self, tier: usize) -> Vec<u16> {
+        self.records[self.offsets[tier] as usize..self.offsets[tier + 1] as usize]
+            .par_iter()
+            .map(|cell| cell.load(Relaxed))
+            .collect()
+    }
+
+    fn run(mut self, checkpoints: Option<&dyn Checkpoints>) -> Result<Solution> {
         let start = Instant::now();
         let cpu_start = process_cpu_seconds();
         let tiers = self.game.tier_count();
+        let reopened = checkpoints.map_or(0, |c| self.reopen(c));
         self.progress.start("solving tiers", tiers as u64);
-        for (done, tier) in (0..tiers).rev().enumerate() {
+        if reopened > 0 {
+            self.progress.advance(reopened as u64, "");
+        }
+        for (done, tier) in (0..tiers).rev().enumerate().skip(reopened) {
             if self.game.is_loopy(tier) {
                 self.solve_loopy(tier)?;
             } else {
@@ -475,6 +562,9 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                 return Err(Error::Limit(format!(
                     "remoteness exceeds {MAX_REMOTENESS}, the most a record holds"
                 )));
+            }
+            if let Some(c) = checkpoints {
+                c.save(tier, &self.tier_records(tier))?;
             }
             self.progress.advance(done as u64 + 1, "");
         }
@@ -1418,6 +1508,134 @@ mod tests {
             .filter(|&t| check_consistency(&broken, t, 0..broken.tier_size(t)).is_err())
             .count();
         assert!(errors > 0);
+    }
+
+    /// Finished tiers kept in memory; saving fails once `stop_after` tiers are kept, as a
+    /// kill would stop the run there.
+    struct Kept {
+        tiers: std::sync::Mutex<HashMap<usize, Vec<u16>>>,
+        stop_after: usize,
+    }
+
+    impl Checkpoints for Kept {
+        fn load(&self, tier: usize, size: u64) -> Result<Option<Vec<u16>>> {
+            let kept = self.tiers.lock().unwrap().get(&tier).cloned();
+            assert!(kept.as_ref().is_none_or(|r| r.len() as u64 == size));
+            Ok(kept)
+        }
+        fn save(&self, tier: usize, records: &[u16]) -> Result<()> {
+            let mut tiers = self.tiers.lock().unwrap();
+            if tiers.len() >= self.stop_after {
+                return Err(Error::Internal("killed".into()));
+            }
+            tiers.insert(tier, records.to_vec());
+            Ok(())
+        }
+    }
+
+    #[derive(Default)]
+    struct Notes(std::sync::Mutex<Vec<String>>);
+
+    impl Progress for Notes {
+        fn note(&self, message: &str) {
+            self.0.lock().unwrap().push(message.to_string());
+        }
+    }
+
+    /// A solve stopped after any number of finished tiers, then resumed from them, gives the
+    /// records of an uninterrupted solve.
+    #[test]
+    fn a_stopped_solve_resumes_from_its_finished_tiers_with_the_same_records() {
+        let mut resumed_runs = 0;
+        for seed in 1..80 {
+            let game = random_game(seed, 1 + (seed as usize % 60), seed % 3 != 0);
+            let game = if seed % 2 == 0 {
+                game.with_parents()
+            } else {
+                game
+            };
+            let tiers = game.tier_count();
+            let straight = solve(&game, Some(2), u64::MAX, &()).unwrap();
+            for stop_after in 0..=tiers {
+                let kept = Kept {
+                    tiers: Default::default(),
+                    stop_after,
+                };
+                let first = solve_with(&game, Some(2), u64::MAX, &(), Some(&kept));
+                if stop_after < tiers {
+                    assert!(first.is_err(), "seed {seed}: the run stops at a save");
+                } else {
+                    assert_eq!(first.unwrap().records(), straight.records());
+                }
+                assert_eq!(kept.tiers.lock().unwrap().len(), stop_after.min(tiers));
+                let kept = Kept {
+                    tiers: std::sync::Mutex::new(kept.tiers.into_inner().unwrap()),
+                    stop_after: usize::MAX,
+                };
+                let notes = Notes::default();
+                let resumed = solve_with(&game, Some(1), u64::MAX, &notes, Some(&kept)).unwrap();
+                assert_eq!(
+                    resumed.records(),
+                    straight.records(),
+                    "seed {seed}, stopped after {stop_after} tiers"
+                );
+                let notes = notes.0.into_inner().unwrap();
+                if stop_after == 0 {
+                    assert!(notes.is_empty(), "{notes:?}");
+                } else if stop_after < tiers {
+                    resumed_runs += 1;
+                    assert_eq!(
+                        notes,
+                        [format!(
+                            "resuming from tier {} of {tiers}: {stop_after} finished by an earlier run",
+                            stop_after + 1
+                        )]
+                    );
+                }
+            }
+        }
+        assert!(resumed_runs > 20, "{resumed_runs}");
+    }
+
+    /// A refused tier is reported and solved again, with every tier before it.
+    #[test]
+    fn a_refused_tier_is_solved_again() {
+        struct Refusing(Kept);
+        impl Checkpoints for Refusing {
+            fn load(&self, tier: usize, size: u64) -> Result<Option<Vec<u16>>> {
+                if tier == 1 {
+                    return Err(Error::Internal("tier 1 is damaged".into()));
+                }
+                self.0.load(tier, size)
+            }
+            fn save(&self, tier: usize, records: &[u16]) -> Result<()> {
+                self.0.save(tier, records)
+            }
+        }
+        let options = vec![vec![1], vec![2], vec![3], vec![]];
+        let game = ExplicitGame::new(options, vec![None; 4], vec![0, 1, 2, 3]).unwrap();
+        let straight = solve(&game, Some(1), u64::MAX, &()).unwrap();
+        // Every tier is kept, tiers 0 and 1 with wrong records: neither may be reopened.
+        let mut kept = HashMap::new();
+        for t in 0..4 {
+            let r = straight.record_at(t, 0).0;
+            kept.insert(t, vec![if t < 2 { r ^ 1 } else { r }]);
+        }
+        let checkpoints = Refusing(Kept {
+            tiers: std::sync::Mutex::new(kept),
+            stop_after: usize::MAX,
+        });
+        let notes = Notes::default();
+        let solved = solve_with(&game, Some(1), u64::MAX, &notes, Some(&checkpoints)).unwrap();
+        assert_eq!(solved.records(), straight.records());
+        let notes = notes.0.into_inner().unwrap();
+        assert_eq!(
+            notes,
+            [
+                "internal error: tier 1 is damaged; solving tier 1 and those before it again",
+                "resuming from tier 3 of 4: 2 finished by an earlier run"
+            ]
+        );
     }
 
     #[test]
