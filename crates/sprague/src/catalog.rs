@@ -420,7 +420,8 @@ fn build_cards(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
 
 fn build_board(s: &Spec<'_>, settings: &Settings, gravity: bool, example: &str) -> Result<GameRef> {
     let (spec, rules) = spec_error(s, mnk::parse_board_game(s.params(example)?, gravity))?;
-    let game = mnk::BoardGame::new(spec.clone(), rules, settings.store.clone());
+    let game = mnk::BoardGame::new(spec.clone(), rules, settings.store.clone())
+        .with_budget(settings.budget.clone());
     Ok(evaluated(spec, game))
 }
 
@@ -438,13 +439,14 @@ fn build_quixo(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     let spec = rules.spec();
     Ok(evaluated(
         spec,
-        quixo::SquareGame::new(rules, settings.store.clone()),
+        quixo::SquareGame::new(rules, settings.store.clone()).with_budget(settings.budget.clone()),
     ))
 }
 
 fn build_teeko(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    let game = quixo::SquareGame::new(teeko::Teeko::new(), settings.store.clone());
+    let game = quixo::SquareGame::new(teeko::Teeko::new(), settings.store.clone())
+        .with_budget(settings.budget.clone());
     Ok(evaluated("teeko", game))
 }
 

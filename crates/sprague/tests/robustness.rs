@@ -301,7 +301,10 @@ fn fuzz(cases: usize, seed: u64) {
         slowest.1
     );
     // The mutations must leave enough cases valid to reach the engines, not only the parsers.
-    assert!(evaluated * 10 > cases, "only {evaluated} of {cases} cases parsed");
+    assert!(
+        evaluated * 10 > cases,
+        "only {evaluated} of {cases} cases parsed"
+    );
 }
 
 #[test]

@@ -673,7 +673,10 @@ mod tests {
     fn options_too_large_for_memory_are_refused_before_listing() {
         // One ruler head at 65535 has 65535 moves flipping about 2^31 coins in all.
         let game = CoinGame(CoinRule::Ruler);
-        assert!(matches!(game.try_options(&vec![65535]), Err(Error::Limit(_))));
+        assert!(matches!(
+            game.try_options(&vec![65535]),
+            Err(Error::Limit(_))
+        ));
         assert_eq!(game.try_options(&vec![300]).unwrap().len(), 300);
     }
 

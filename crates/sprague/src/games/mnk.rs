@@ -523,6 +523,12 @@ impl BoardGame {
         }
     }
 
+    /// The same game, whose solves for queries stop when `budget` is spent.
+    pub fn with_budget(mut self, budget: crate::budget::Budget) -> BoardGame {
+        self.strong = self.strong.with_budget(budget);
+        self
+    }
+
     /// The rules.
     pub fn rules(&self) -> &BoardRules {
         self.strong.rules()

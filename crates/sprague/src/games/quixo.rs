@@ -838,6 +838,12 @@ impl<R: SquareRules> SquareGame<R> {
         }
     }
 
+    /// The same game, whose solves for queries stop when `budget` is spent.
+    pub fn with_budget(mut self, budget: crate::budget::Budget) -> Self {
+        self.strong = self.strong.with_budget(budget);
+        self
+    }
+
     fn rules(&self) -> &R {
         self.strong.rules()
     }

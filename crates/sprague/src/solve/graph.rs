@@ -574,8 +574,13 @@ mod tests {
         );
         assert!(error("3 1\n0 1.5\n").contains("must be a whole number, got '1.5'"));
         // A binary file is quoted with its bytes escaped.
-        let binary = Graph::parse_bytes(b"\x00\x01\xffbin\x1b[31m 1\n").unwrap_err().to_string();
-        assert!(binary.contains("got '\\x00\\x01\\xffbin\\x1b[31m'"), "{binary}");
+        let binary = Graph::parse_bytes(b"\x00\x01\xffbin\x1b[31m 1\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            binary.contains("got '\\x00\\x01\\xffbin\\x1b[31m'"),
+            "{binary}"
+        );
         assert!(error("3 1\n0 99999999999999999999999\n").contains("is too large"));
         assert!(matches!(
             Graph::parse("100000000000 0"),

@@ -550,6 +550,7 @@ pub struct Strong<G: TieredGame> {
     spec: String,
     rules: G,
     store: Arc<dyn Store>,
+    budget: crate::budget::Budget,
 }
 
 /// Queries solve games up to this many bytes of memory; `solve` goes further.
@@ -565,7 +566,14 @@ impl<G: TieredGame> Strong<G> {
             spec: spec.into(),
             rules,
             store,
+            budget: crate::budget::Budget::unlimited(),
         }
+    }
+
+    /// The same, whose solves for queries ([`Strong::record`]) stop when `budget` is spent.
+    pub fn with_budget(mut self, budget: crate::budget::Budget) -> Self {
+        self.budget = budget;
+        self
     }
 
     /// The rules.
@@ -609,7 +617,7 @@ impl<G: TieredGame> Strong<G> {
     /// As for [`Strong::solution`], with [`QUERY_MAX_BYTES`].
     pub fn record(&self, position: &G::Position) -> Result<Record> {
         Ok(self
-            .solution(QUERY_MAX_BYTES, &())?
+            .solution(QUERY_MAX_BYTES, &self.budget)?
             .record(&self.rules, position))
     }
 

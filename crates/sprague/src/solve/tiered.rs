@@ -548,6 +548,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             self.progress.advance(reopened as u64, "");
         }
         for (done, tier) in (0..tiers).rev().enumerate().skip(reopened) {
+            crate::progress::check(self.progress)?;
             if self.game.is_loopy(tier) {
                 self.solve_loopy(tier)?;
             } else {
