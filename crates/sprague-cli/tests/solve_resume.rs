@@ -87,20 +87,16 @@ fn database_name(game: &str) -> String {
 
 /// Solves `game` into `dir`, killing the run (SIGKILL) once it has kept a finished tier, or
 /// after `after` when that is given. Returns whether the run was killed before it finished.
-fn kill_run(dir: &Path, game: &str, after: Option<Duration>) -> bool {
+fn kill_run(dir: &Path, game: &str, tiers: usize, then: Duration) -> bool {
     let mut child = spawn_solve(dir, game);
     let start = Instant::now();
-    match after {
-        Some(wait) => std::thread::sleep(wait),
-        None => {
-            while names(dir, ".part").is_empty() && start.elapsed() < Duration::from_secs(120) {
-                if child.try_wait().expect("the child's status").is_some() {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(1));
-            }
+    while names(dir, ".part").len() < tiers && start.elapsed() < Duration::from_secs(120) {
+        if child.try_wait().expect("the child's status").is_some() {
+            break;
         }
+        std::thread::sleep(Duration::from_millis(1));
     }
+    std::thread::sleep(then);
     let running = child.try_wait().expect("the child's status").is_none();
     child.kill().ok(); // SIGKILL on Unix
     child.wait().ok();
@@ -118,7 +114,7 @@ fn a_killed_solve_resumes_from_its_last_finished_tier() {
     let dir = (0..5)
         .find_map(|attempt| {
             let dir = fresh_dir(&format!("connect-killed-{attempt}"));
-            let killed = kill_run(&dir, game, None);
+            let killed = kill_run(&dir, game, 1, Duration::ZERO);
             if killed && !dir.join(database_name(game)).exists() {
                 Some(dir)
             } else {
@@ -147,7 +143,7 @@ fn a_killed_solve_resumes_from_its_last_finished_tier() {
     // A damaged tier file is named, set aside and solved again.
     std::fs::remove_file(dir.join(database_name(game))).expect("remove the database");
     assert!(
-        kill_run(&dir, game, None),
+        kill_run(&dir, game, 1, Duration::ZERO),
         "the run is killed before it finishes"
     );
     let part = dir.join(names(&dir, ".part").pop().expect("a tier file"));
@@ -169,9 +165,7 @@ fn a_killed_solve_resumes_from_its_last_finished_tier() {
 #[ignore = "slow: about a minute in release mode"]
 fn random_kills_during_a_quixo_4_solve_leave_the_database_of_an_uninterrupted_run() {
     let game = "quixo:4";
-    let started = Instant::now();
     let (expected, straight) = reference(game, "quixo-reference");
-    let full = started.elapsed();
     let dir = fresh_dir("quixo-killed");
     let mut seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -182,11 +176,14 @@ fn random_kills_during_a_quixo_4_solve_leave_the_database_of_an_uninterrupted_ru
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        // Somewhere in the first 60% of an uninterrupted run, from this run's start.
-        let after = full.mul_f64(0.05 + 0.55 * (seed % 1000) as f64 / 1000.0);
-        kill_run(&dir, game, Some(after));
+        // Once 1 to 16 more tiers are saved (of 81), and 0 to 49 ms later: a kill in the
+        // middle of a tier or of a tier file's write, whatever the machine's speed.
+        let before = names(&dir, ".part").len();
+        let tiers = before + 1 + (seed % 16) as usize;
+        let then = Duration::from_millis(seed / 16 % 50);
+        kill_run(&dir, game, tiers, then);
         let now = names(&dir, ".part").len();
-        kept.push((after, now));
+        kept.push((tiers, now));
         if dir.join(database_name(game)).exists() {
             break;
         }
@@ -196,7 +193,7 @@ fn random_kills_during_a_quixo_4_solve_leave_the_database_of_an_uninterrupted_ru
     assert_eq!(
         resumes,
         stderr.contains("sprague: resuming from tier "),
-        "kills (after, tiers kept): {kept:?}; {stderr}"
+        "kills (at tiers, tiers kept): {kept:?}; {stderr}"
     );
     assert!(
         kept.iter().any(|&(_, n)| n > 0),

@@ -71,10 +71,14 @@ fn catalog(db_dir: Option<PathBuf>, xdg_cache: Option<PathBuf>, home: Option<Pat
 }
 
 /// Forwards the library's progress to a Python callable `callback(event, a, b)` with events
-/// `"start"` (what, total), `"advance"` (done, note) and `"finish"`, at most ten times a second.
+/// `"start"` (what, total), `"advance"` (done, note) and `"finish"`, at most ten times a second;
+/// and stops the computation on Ctrl-C (Python's pending signals are looked at, at most twenty
+/// times a second, and the exception they raise is kept for [`Callback::finish_with`]).
 struct Callback {
     callback: Option<Py<PyAny>>,
     last: Mutex<Option<Instant>>,
+    looked: Mutex<Option<Instant>>,
+    interrupt: Mutex<Option<PyErr>>,
 }
 
 impl Callback {
@@ -82,6 +86,18 @@ impl Callback {
         Callback {
             callback,
             last: Mutex::new(None),
+            looked: Mutex::new(None),
+            interrupt: Mutex::new(None),
+        }
+    }
+
+    /// The run's result as Python sees it: the exception of an interrupt (KeyboardInterrupt)
+    /// when one stopped it, else the library's result.
+    fn finish_with<T>(&self, result: sprague::Result<T>) -> PyResult<T> {
+        let interrupt = self.interrupt.lock().ok().and_then(|mut i| i.take());
+        match interrupt {
+            Some(e) => Err(e),
+            None => lib(result),
         }
     }
 
@@ -124,6 +140,31 @@ impl Progress for Callback {
 
     fn finish(&self) {
         self.call("finish", 0u64, "");
+    }
+
+    fn stop_requested(&self) -> bool {
+        let Ok(mut interrupt) = self.interrupt.lock() else {
+            return false;
+        };
+        if interrupt.is_some() {
+            return true;
+        }
+        {
+            let Ok(mut looked) = self.looked.lock() else {
+                return false;
+            };
+            let now = Instant::now();
+            if looked.is_some_and(|t| now.duration_since(t) < Duration::from_millis(50)) {
+                return false;
+            }
+            *looked = Some(now);
+        }
+        // Signal handlers run on the main thread only; elsewhere this finds nothing.
+        if let Err(e) = Python::attach(|py| py.check_signals()) {
+            *interrupt = Some(e);
+            return true;
+        }
+        false
     }
 }
 
@@ -293,7 +334,7 @@ fn table<'py>(
     };
     let catalog = Catalog::default();
     let progress = Callback::new(progress);
-    let (name, table) = lib(py.detach(|| {
+    let (name, table) = progress.finish_with(py.detach(|| {
         let (name, heap) = catalog.heap_game(spec)?;
         let options = sprague::heap::rare::Options {
             threads,
@@ -322,7 +363,7 @@ fn period(
 ) -> PyResult<(String, String)> {
     let catalog = Catalog::default();
     let progress = Callback::new(progress);
-    let (name, search): (String, PeriodSearch) = lib(py.detach(|| {
+    let (name, search): (String, PeriodSearch) = progress.finish_with(py.detach(|| {
         let (name, heap) = catalog.heap_game(spec)?;
         Ok((name, heap.period(max, &progress)?))
     }))?;
@@ -363,7 +404,7 @@ fn solve(
             ))),
         }
     });
-    json(&lib(report)?)
+    json(&progress.finish_with(report)?)
 }
 
 /// The nim product of two nimbers below 2^64.

@@ -64,3 +64,21 @@ def test_nimber_operands_out_of_range():
 def test_every_error_is_a_sprague_error():
     for cls in (sprague.SpecError, sprague.TooLargeError, sprague.UnsupportedError, sprague.ScriptError, sprague.StoreError):
         assert issubclass(cls, sprague.SpragueError)
+
+
+def test_ctrl_c_stops_a_long_computation():
+    """A KeyboardInterrupt stops a long period search, as it stops Python code."""
+    import os
+    import signal
+    import threading
+
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            # Officers has no known period: this search would run for a very long time.
+            sprague.period("officers", max=10**8)
+    finally:
+        timer.cancel()
+    # The engine still answers afterwards.
+    assert sprague.period("kayles", max=200).period == 12
