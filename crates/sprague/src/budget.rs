@@ -86,16 +86,11 @@ impl Budget {
     /// [`Error::Limit`] once it is spent (the caller's message names the deadline, if any).
     pub fn check(&self) -> Result<()> {
         if self.is_over() {
-            Err(stopped())
+            Err(Error::stopped())
         } else {
             Ok(())
         }
     }
-}
-
-/// The error of a computation whose budget ran out.
-pub fn stopped() -> Error {
-    Error::Limit("stopped: the computation ran out of its time budget or was interrupted".into())
 }
 
 /// A budget is a progress sink that reports nothing and says when to stop, for the table,

@@ -565,7 +565,10 @@ fn build_script(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
         )? {
             ScriptGame::Impartial(game) => {
                 let values = game.heap_values();
-                Arc::new(ImpartialGame::with_heap(spec, game, values))
+                Arc::new(
+                    ImpartialGame::with_heap(spec, game, values)
+                        .with_budget(settings.budget.clone()),
+                )
             }
             ScriptGame::Heap(rules) => heap(settings, spec, Arc::new(rules)),
             ScriptGame::TwoPlayer(game) => evaluated(spec, game),

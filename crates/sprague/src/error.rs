@@ -63,6 +63,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// The [`Error::Limit`] of a computation stopped by its budget (a deadline, an interrupt)
+    /// or by its [`crate::progress::Progress`].
+    pub fn stopped() -> Self {
+        Error::Limit(
+            "stopped: the computation ran out of its time budget or was interrupted".into(),
+        )
+    }
+
     /// Builds an [`Error::Spec`].
     pub fn spec(spec: impl Into<String>, reason: impl Into<String>) -> Self {
         Error::Spec {

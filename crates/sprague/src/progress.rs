@@ -21,13 +21,13 @@ pub trait Progress: Sync {
     }
 }
 
-/// Stops with [`crate::budget::stopped`] when `progress` asks for it.
+/// Stops with [`crate::Error::stopped`] when `progress` asks for it.
 ///
 /// # Errors
 /// [`crate::Error::Limit`] when [`Progress::stop_requested`].
 pub fn check(progress: &dyn Progress) -> crate::Result<()> {
     if progress.stop_requested() {
-        Err(crate::budget::stopped())
+        Err(crate::Error::stopped())
     } else {
         Ok(())
     }

@@ -269,7 +269,7 @@ impl Script {
         }
         if let EvalAltResult::ErrorTerminated(token, _) = inner {
             if token.to_string() == STOPPED {
-                return crate::budget::stopped();
+                return Error::stopped();
             }
         }
         let (line, column) = match (position.line(), position.position()) {
