@@ -50,9 +50,25 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// What one computation may spend.
+    #[command(flatten)]
+    pub budget: BudgetFlags,
     /// The caps of `script:PATH` games.
     #[command(flatten)]
     pub script: ScriptCaps,
+}
+
+/// Time and memory for the computation of one command (the server has its own, per request).
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Budget")]
+pub struct BudgetFlags {
+    /// Stop when the process holds more than MIB mebibytes [default: 80% of this machine's
+    /// memory; 0: no cap].
+    #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u64).range(0..=(1u64 << 40)))]
+    pub max_memory: Option<u64>,
+    /// Stop after S seconds [default: no limit].
+    #[arg(long, global = true, value_name = "S", value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    pub max_seconds: Option<u64>,
 }
 
 /// Caps on untrusted `script:PATH` games; each may be raised.
@@ -74,6 +90,9 @@ pub struct ScriptCaps {
     /// Script games: most positions (or heaps) one game explores.
     #[arg(long, global = true, value_name = "N", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_positions: u64,
+    /// Script games: most memory the positions one game explores may hold, in MiB.
+    #[arg(long, global = true, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 30)))]
+    pub script_max_memory: u64,
     /// Script games: most seconds one call of a script function may run.
     #[arg(long, global = true, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_seconds: u64,
@@ -406,5 +425,9 @@ pub enum Command {
         /// and its computation stops.
         #[arg(long, value_name = "S", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
         time_limit: u64,
+        /// The most memory one request's computation may hold, in MiB; past it the request
+        /// answers 422 and its computation stops.
+        #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(16..=(1u64 << 30)))]
+        request_memory: u64,
     },
 }

@@ -1,21 +1,25 @@
 //! One function per subcommand: call the library, hand the result to `output`.
 
 use crate::cli::{
-    BenchTarget, Cli, Command, CountProblem, NimberOp, PositionArgs, ScriptCaps, TableFormat,
+    BenchTarget, BudgetFlags, Cli, Command, CountProblem, NimberOp, PositionArgs, ScriptCaps,
+    TableFormat,
 };
 use crate::error::bad;
 use crate::output;
-use crate::progress::Bar;
+use crate::progress::{Bar, Spinner};
 use anyhow::Result;
+use sprague::budget::Budget;
 use sprague::catalog::{Catalog, Settings};
 use sprague::game::notation::parse_u64;
 use sprague::game::Play;
 use sprague::heap::PeriodSearch;
+use sprague::memory::Meter;
 use sprague::nimber::Nimber;
 use sprague::quotient::{GenusTable, Quotient, QuotientOptions};
 use sprague::solve::store::{Disk, FileStore};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The environment variable naming a directory of strong solutions (read here, by the front
 /// end; the library reads no environment).
@@ -28,9 +32,33 @@ fn disk_from_env() -> Disk {
     Disk::from_vars(var(DB_DIR_VARIABLE), var("XDG_CACHE_HOME"), var("HOME"))
 }
 
-/// The catalog with the settings of this command line: the store of the environment and the
-/// script caps of the flags.
-pub fn catalog(caps: &ScriptCaps) -> Result<Catalog> {
+/// The budget of the flags: `--max-seconds`, and `--max-memory` (by default 80% of the
+/// machine's memory) on the process's bytes; `watcher` sees the searches' work.
+fn budget(flags: &BudgetFlags, watcher: Arc<Spinner>) -> Budget {
+    let mut budget = match flags.max_seconds {
+        Some(s) => Budget::within(Duration::from_secs(s)),
+        None => Budget::stoppable(),
+    };
+    let max_mib = flags
+        .max_memory
+        .or_else(|| machine_memory().map(|bytes| (bytes / 5 * 4) >> 20));
+    if let Some(mib) = max_mib.filter(|&mib| mib > 0) {
+        budget = budget.with_memory(mib << 20, Meter::Process);
+    }
+    budget.with_watcher(watcher)
+}
+
+/// The machine's memory, from `/proc/meminfo` (`None` where there is none).
+fn machine_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib << 10)
+}
+
+/// The catalog with the settings of this command line: the store of the environment, the
+/// script caps of the flags, and the budget.
+pub fn catalog(caps: &ScriptCaps, budget: Budget) -> Result<Catalog> {
     #[cfg(feature = "rhai")]
     let script = {
         let script = sprague::script::Limits {
@@ -39,6 +67,7 @@ pub fn catalog(caps: &ScriptCaps) -> Result<Catalog> {
             max_string: caps.script_max_string as usize,
             max_array: caps.script_max_array as usize,
             max_positions: caps.script_max_positions as usize,
+            max_bytes: usize::try_from(caps.script_max_memory << 20).unwrap_or(usize::MAX),
             max_seconds: caps.script_max_seconds,
         };
         script.check()?;
@@ -50,6 +79,7 @@ pub fn catalog(caps: &ScriptCaps) -> Result<Catalog> {
         store: Arc::new(FileStore::new(disk_from_env())),
         #[cfg(feature = "rhai")]
         script,
+        budget,
         ..Settings::default()
     }))
 }
@@ -94,8 +124,16 @@ fn warn_near_misses() {
 pub fn run(cli: Cli) -> Result<()> {
     #[cfg(feature = "rhai")]
     warn_near_misses();
-    let catalog = catalog(&cli.script)?;
-    match cli.command {
+    let spinner = Arc::new(Spinner::new());
+    let budget = budget(&cli.budget, spinner.clone());
+    let catalog = catalog(&cli.script, budget.clone())?;
+    let result = run_command(cli.command, catalog, &budget);
+    spinner.clear();
+    result
+}
+
+fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()> {
+    match command {
         Command::Value(args) if args.batch => batch(&catalog, &args),
         Command::Value(args) => {
             let position = position(&catalog, &args)?;
@@ -185,7 +223,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
                 options.checkpoint_interval = std::time::Duration::from_secs_f64(seconds);
             }
-            let bar = Bar::new();
+            let bar = Bar::new(budget);
             let table = match heap.long_table(to, &options, &bar) {
                 Some(table) => table?,
                 None if asked_for_engine => {
@@ -205,7 +243,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Period { game, max, json } => {
             let max = number(&max, "--max")?;
             let (name, heap) = catalog.heap_game(&game)?;
-            let search: PeriodSearch = heap.period(max, &Bar::new())?;
+            let search: PeriodSearch = heap.period(max, &Bar::new(budget))?;
             output::period(&name, &search, json)
         }
         Command::Genus { game, to, json } => {
@@ -215,7 +253,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 rules.as_ref(),
                 to,
                 sprague::quotient::genus::DEFAULT_POSITION_LIMIT,
-                &Bar::new(),
+                &Bar::new(budget),
             )?;
             output::genus(&table.report(&name), json)
         }
@@ -243,14 +281,14 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             let (name, rules) = catalog.heap_rules(&game)?;
             let (search, max_heap) =
-                Quotient::compute_for(rules.as_ref(), max_heap, &options, &Bar::new())?;
+                Quotient::compute_for(rules.as_ref(), max_heap, &options, &Bar::new(budget))?;
             output::quotient(&name, &search, max_heap, json)
         }
         Command::Solve {
             words,
             json,
             threads,
-        } => solve(&catalog, &words, json, threads.as_deref()),
+        } => solve(&catalog, &words, json, threads.as_deref(), budget),
         Command::Nimber {
             op,
             args,
@@ -323,6 +361,7 @@ pub fn run(cli: Cli) -> Result<()> {
             port,
             scripts,
             time_limit,
+            request_memory,
         } => {
             let bind: std::net::IpAddr = bind
                 .parse()
@@ -341,6 +380,7 @@ pub fn run(cli: Cli) -> Result<()> {
             let limits = sprague_web::Limits {
                 scripts,
                 time: std::time::Duration::from_secs(time_limit),
+                memory: request_memory << 20,
                 ..sprague_web::Limits::default()
             };
             sprague_web::serve(catalog, limits, bind, port)?;
@@ -349,7 +389,13 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
-fn solve(catalog: &Catalog, words: &[String], json: bool, threads: Option<&str>) -> Result<()> {
+fn solve(
+    catalog: &Catalog,
+    words: &[String],
+    json: bool,
+    threads: Option<&str>,
+    budget: &Budget,
+) -> Result<()> {
     let first = &words[0];
     match catalog.game(first) {
         Ok(game) => {
@@ -364,8 +410,9 @@ fn solve(catalog: &Catalog, words: &[String], json: bool, threads: Option<&str>)
                 None => None,
             };
             let rest: Vec<&str> = words[1..].iter().map(String::as_str).collect();
-            let report =
-                sprague::solve::tiered::with_threads(threads, || game.solve(&rest, &Bar::new()))?;
+            let report = sprague::solve::tiered::with_threads(threads, || {
+                game.solve(&rest, &Bar::new(budget))
+            })?;
             let report = report.ok_or_else(|| {
                 bad(format!(
                     "{} cannot be strongly solved from a start position; try 'sprague value'",

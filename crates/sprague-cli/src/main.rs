@@ -11,6 +11,11 @@ mod progress;
 use clap::Parser;
 use std::process::ExitCode;
 
+/// Counts the bytes held, so that `--max-memory` (and the server's per-request memory) can
+/// stop a computation before the system runs out.
+#[global_allocator]
+static ALLOC: sprague::memory::Counting = sprague::memory::Counting;
+
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match commands::run(args) {

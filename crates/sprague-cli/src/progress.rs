@@ -2,22 +2,36 @@
 //! terminal.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sprague::budget::Budget;
+use sprague::progress::Progress;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-/// An indicatif bar that follows the library's phases.
+/// An indicatif bar that follows the library's phases, and stops them when the command
+/// line's budget is spent.
 pub struct Bar {
     bar: Mutex<Option<ProgressBar>>,
+    budget: Budget,
 }
 
 impl Bar {
-    pub fn new() -> Self {
+    pub fn new(budget: &Budget) -> Self {
         Bar {
             bar: Mutex::new(None),
+            budget: budget.clone(),
         }
     }
 }
 
-impl sprague::progress::Progress for Bar {
+impl Progress for Bar {
+    fn stop_requested(&self) -> bool {
+        self.budget.is_over()
+    }
+
+    fn stop_error(&self) -> sprague::Error {
+        self.budget.stop_error()
+    }
+
     fn start(&self, what: &str, total: u64) {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         let template = if total > 0 {
@@ -62,6 +76,56 @@ impl sprague::progress::Progress for Bar {
             if let Some(bar) = slot.take() {
                 bar.finish_and_clear();
             }
+        }
+    }
+}
+
+/// A spinner for searches that have no phases of their own (a position's value, a misère
+/// sum): the budget's watcher. It appears once a search has run for a second, shows the
+/// positions and options listed and the memory held, and is cleared when the command ends.
+pub struct Spinner {
+    started: Instant,
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Spinner {
+    pub fn new() -> Self {
+        Spinner {
+            started: Instant::now(),
+            bar: Mutex::new(None),
+        }
+    }
+
+    /// Clears the spinner, if it was drawn.
+    pub fn clear(&self) {
+        if let Ok(mut slot) = self.bar.lock() {
+            if let Some(bar) = slot.take() {
+                bar.finish_and_clear();
+            }
+        }
+    }
+}
+
+impl Progress for Spinner {
+    fn advance(&self, done: u64, note: &str) {
+        if self.started.elapsed() < Duration::from_secs(1) {
+            return;
+        }
+        let Ok(mut slot) = self.bar.lock() else {
+            return;
+        };
+        let bar = slot.get_or_insert_with(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(
+                "searching [{elapsed_precise}] {pos} positions and options listed ({per_sec}) {prefix}",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        });
+        bar.set_position(done);
+        if !note.is_empty() {
+            bar.set_prefix(format!("{note} held"));
         }
     }
 }

@@ -26,7 +26,7 @@ fn to_py(error: sprague::Error) -> PyErr {
     use sprague::Error as E;
     let class = match &error {
         E::Spec { .. } | E::Position { .. } => "SpecError",
-        E::Limit(_) => "TooLargeError",
+        E::Limit(_) | E::Stopped(_) => "TooLargeError",
         E::Unsupported(_) => "UnsupportedError",
         E::Script { .. } => "ScriptError",
         E::Io { .. } | E::File(_) => "StoreError",

@@ -15,11 +15,12 @@ use axum::{Json, Router};
 use serde::Serialize;
 use serde_json::Value as Json_;
 use sprague::analysis::{rate, Rated, Which};
-use sprague::budget::Budget;
+use sprague::budget::{Budget, Spent};
 use sprague::catalog::Catalog;
 use sprague::erased::Position;
 use sprague::game::{Layout, Outcome, Play};
 use sprague::heap::{PeriodReport, TableReport};
+use sprague::memory::{Account, Meter};
 use sprague::play::{choose, XorShift};
 use sprague::quotient::{GenusTable, Quotient, QuotientOptions, QuotientReport};
 use std::collections::HashMap;
@@ -73,7 +74,9 @@ impl AppState {
         F: FnOnce(Catalog, Budget) -> Result<T, ApiError> + Send + 'static,
     {
         let limit = self.limits.time;
-        let budget = Budget::until(Instant::now() + limit);
+        let account = Account::new();
+        let budget =
+            Budget::within(limit).with_memory(self.limits.memory, Meter::Account(account.clone()));
         let stop = StopOnDrop(budget.clone());
         let catalog = self.catalog.with_budget(budget.clone());
         let permits = self.permits.clone();
@@ -84,6 +87,8 @@ impl AppState {
                 .map_err(|_| ApiError::internal("the worker pool is closed"))?;
             tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                // This thread's allocations count against the request's memory.
+                let _charged = account.enter();
                 work(catalog, budget)
             })
             .await
@@ -96,7 +101,12 @@ impl AppState {
             ))
         };
         match tokio::time::timeout(limit, job).await {
-            // Work that stopped at the deadline says so as a timeout does.
+            // Work stopped by its budget says which limit it reached: past the deadline as
+            // a timeout does, past its memory with the cap.
+            Ok(Err(_)) if stop.0.reason() == Some(Spent::Memory) => Err(ApiError::limit(format!(
+                "no answer within the server's memory limit of {} MiB per request; try a smaller position or range",
+                self.limits.memory >> 20
+            ))),
             Ok(Err(_)) if stop.0.is_over() => Err(over()),
             Ok(answer) => answer,
             Err(_) => Err(over()),
@@ -165,11 +175,15 @@ fn play_rule(params: &Params) -> Result<Play, ApiError> {
 
 /// The command-line words of `game` and `position`: the game, then the position split on
 /// spaces (`+` joins a sum, as on the command line).
-/// No position is a board's start, or the empty sum (as `sprague value nim` on the command
-/// line).
+/// `position` must be there; empty, it is a board's start, or the empty sum (as
+/// `sprague value nim` on the command line).
 fn words(params: &Params, limits: &Limits) -> Result<Vec<String>, ApiError> {
     let game = text(params, "game", limits.spec_bytes)?;
-    let position = params.get("position").map(String::as_str).unwrap_or("");
+    let position = params.get("position").map(String::as_str).ok_or_else(|| {
+        ApiError::bad(
+            "missing parameter 'position' (the position's words, such as position=3+4+5; position= for a board's start position)",
+        )
+    })?;
     check_length(position, "position", limits.position_bytes)?;
     let mut words = vec![game.to_string()];
     words.extend(position.split_whitespace().map(str::to_string));

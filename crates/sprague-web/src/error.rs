@@ -42,7 +42,9 @@ impl ApiError {
 impl From<sprague::Error> for ApiError {
     fn from(error: sprague::Error) -> ApiError {
         match error {
-            sprague::Error::Limit(_) => ApiError::limit(error.to_string()),
+            sprague::Error::Limit(_) | sprague::Error::Stopped(_) => {
+                ApiError::limit(error.to_string())
+            }
             e if e.is_user_error() => ApiError::bad(e.to_string()),
             e => ApiError::internal(e.to_string()),
         }

@@ -39,6 +39,9 @@ use tokio::sync::Semaphore;
 pub struct Limits {
     /// The longest a request may take (waiting for a worker included) before it answers 422.
     pub time: Duration,
+    /// The most bytes one request's computation may hold (measured when the binary counts its
+    /// allocations with [`sprague::memory::Counting`]); past it the request answers 422.
+    pub memory: u64,
     /// The most computations running at once; more wait for a free one (within `time`).
     pub workers: usize,
     /// The longest game spec, in bytes.
@@ -71,6 +74,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             time: Duration::from_secs(20),
+            memory: 1 << 30,
             workers: 2,
             spec_bytes: 200,
             position_bytes: 4000,

@@ -96,7 +96,8 @@ async fn value_and_moves_answer_the_command_line_json() {
         get_json("/api/moves?game=sub:1,3,4&position=9").await,
         library_moves(&["sub:1,3,4", "9"])
     );
-    let board = get_json("/api/value?game=mnk:3,3,3").await;
+    // An empty position is a board's start.
+    let board = get_json("/api/value?game=mnk:3,3,3&position=").await;
     assert_eq!(board["outcome"], "D");
     assert_eq!(board["remoteness"], 9);
     assert_eq!(
@@ -154,8 +155,18 @@ async fn bad_input_answers_400_with_a_message() {
     )
     .await;
     assert_error(limits(), "/api/value", bad, "missing parameter 'game'").await;
-    // No position is the empty sum, as on the command line.
-    assert_eq!(get_json("/api/value?game=nim").await["outcome"], "P");
+    // A missing position is refused; an empty one is the empty sum, as on the command line.
+    assert_error(
+        limits(),
+        "/api/value?game=nim",
+        bad,
+        "missing parameter 'position'",
+    )
+    .await;
+    assert_eq!(
+        get_json("/api/value?game=nim&position=").await["outcome"],
+        "P"
+    );
     assert_error(
         limits(),
         "/api/value?game=nim&position=3+x",
@@ -188,14 +199,14 @@ async fn bad_input_answers_400_with_a_message() {
     .await;
     assert_error(
         limits(),
-        "/api/value?game=mnk:3,3,3&misere=1",
+        "/api/value?game=mnk:3,3,3&position=&misere=1",
         bad,
         "misère",
     )
     .await;
     assert_error(
         limits(),
-        "/api/value?game=nim&misere=yes",
+        "/api/value?game=nim&position=&misere=yes",
         bad,
         "'misere' must be 1 or 0",
     )
@@ -299,7 +310,7 @@ fn urlencode(text: &str) -> String {
 
 #[tokio::test]
 async fn play_rates_every_move_and_the_engine_never_loses_at_tic_tac_toe() {
-    let start = play("game=mnk:3,3,3").await;
+    let start = play("game=mnk:3,3,3&position=").await;
     let state = &start["state"];
     assert!(start["reply"].is_null());
     assert_eq!(state["kind"], "board");
@@ -373,7 +384,7 @@ async fn play_sums_heaps_and_coins() {
     assert_eq!(over["over"], true);
     assert_error(
         Limits::default(),
-        "/api/play?game=nim&engine=1",
+        "/api/play?game=nim&position=&engine=1",
         StatusCode::BAD_REQUEST,
         "the game is over",
     )

@@ -20,21 +20,68 @@
 //! ```
 
 use crate::error::{Error, Result};
+use crate::memory::Meter;
 use crate::progress::Progress;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// A deadline and a stop flag, shared by every clone (clones are cheap and stop together).
+/// A deadline, a memory cap and a stop flag, shared by every clone (clones are cheap and stop
+/// together).
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     inner: Option<Arc<Inner>>,
 }
 
+/// The limit a spent [`Budget`] reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Spent {
+    /// Its memory cap.
+    Memory = 1,
+    /// Its deadline.
+    Time = 2,
+    /// [`Budget::stop`] was called (an interrupt, a request that ended).
+    Stopped = 3,
+}
+
+impl Spent {
+    fn from_code(code: u8) -> Option<Spent> {
+        match code {
+            1 => Some(Spent::Memory),
+            2 => Some(Spent::Time),
+            3 => Some(Spent::Stopped),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Inner {
     stopped: AtomicBool,
-    deadline: Option<Instant>,
+    /// The [`Spent`] code of the first limit reached, 0 before.
+    spent: AtomicU8,
+    limits: Limits,
+    /// Work reported by the loops that check the budget (positions searched, heaps valued).
+    work: AtomicU64,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Limits {
+    deadline: Option<(Instant, Duration)>,
+    memory: Option<(u64, Meter)>,
+    watcher: Option<Watcher>,
+}
+
+/// Where the loops' work is reported while they run.
+#[derive(Clone)]
+struct Watcher(Arc<dyn Progress + Send + Sync>);
+
+impl fmt::Debug for Watcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Watcher")
+    }
 }
 
 impl Budget {
@@ -45,19 +92,61 @@ impl Budget {
 
     /// No deadline, but [`Budget::stop`] stops it (an interrupt, a client that went away).
     pub fn stoppable() -> Budget {
-        Budget::with(None)
+        Budget::with(Limits::default())
     }
 
     /// Over at `deadline`, or earlier when stopped.
     pub fn until(deadline: Instant) -> Budget {
-        Budget::with(Some(deadline))
+        let span = deadline.saturating_duration_since(Instant::now());
+        Budget::with(Limits {
+            deadline: Some((deadline, span)),
+            ..Limits::default()
+        })
     }
 
-    fn with(deadline: Option<Instant>) -> Budget {
+    /// Over `time` from now, or earlier when stopped.
+    pub fn within(time: Duration) -> Budget {
+        let now = Instant::now();
+        Budget::with(Limits {
+            deadline: Some((
+                now.checked_add(time)
+                    .unwrap_or(now + Duration::from_secs(1 << 40)),
+                time,
+            )),
+            ..Limits::default()
+        })
+    }
+
+    /// This budget, also over once `meter` reads more than `bytes` (meters read 0 unless the
+    /// binary installed [`crate::memory::Counting`]).
+    pub fn with_memory(self, bytes: u64, meter: Meter) -> Budget {
+        let mut limits = self.limits();
+        limits.memory = Some((bytes, meter));
+        Budget::with(limits)
+    }
+
+    /// This budget, reporting to `watcher` the work of the loops that check it, as
+    /// [`Progress::advance`] with the running total (and the memory in use when capped), so that
+    /// a search with no phases of its own can still show that it is alive.
+    pub fn with_watcher(self, watcher: Arc<dyn Progress + Send + Sync>) -> Budget {
+        let mut limits = self.limits();
+        limits.watcher = Some(Watcher(watcher));
+        Budget::with(limits)
+    }
+
+    fn limits(&self) -> Limits {
+        self.inner
+            .as_ref()
+            .map_or_else(Limits::default, |inner| inner.limits.clone())
+    }
+
+    fn with(limits: Limits) -> Budget {
         Budget {
             inner: Some(Arc::new(Inner {
                 stopped: AtomicBool::new(false),
-                deadline,
+                spent: AtomicU8::new(0),
+                limits,
+                work: AtomicU64::new(0),
             })),
         }
     }
@@ -69,35 +158,114 @@ impl Budget {
         }
     }
 
-    /// Whether the budget is spent: stopped, or past its deadline.
+    /// The memory cap, in bytes, if there is one.
+    pub fn max_memory(&self) -> Option<u64> {
+        self.inner
+            .as_ref()?
+            .limits
+            .memory
+            .as_ref()
+            .map(|(bytes, _)| *bytes)
+    }
+
+    /// Whether the budget is spent: stopped, past its deadline, or past its memory cap.
     pub fn is_over(&self) -> bool {
-        match &self.inner {
-            None => false,
-            Some(inner) => {
-                inner.stopped.load(Ordering::Relaxed)
-                    || inner.deadline.is_some_and(|d| Instant::now() >= d)
-            }
+        self.reason().is_some()
+    }
+
+    /// Which limit the budget reached first, or `None` while it lasts. Once spent it stays
+    /// spent for the same reason (memory freed afterwards does not revive it).
+    pub fn reason(&self) -> Option<Spent> {
+        let inner = self.inner.as_ref()?;
+        let latched = inner.spent.load(Ordering::Relaxed);
+        if latched != 0 {
+            return Spent::from_code(latched);
         }
+        let limits = &inner.limits;
+        let reason = if limits
+            .memory
+            .as_ref()
+            .is_some_and(|(bytes, meter)| meter.bytes() > *bytes)
+        {
+            Spent::Memory
+        } else if limits.deadline.is_some_and(|(at, _)| Instant::now() >= at) {
+            Spent::Time
+        } else if inner.stopped.load(Ordering::Relaxed) {
+            Spent::Stopped
+        } else {
+            return None;
+        };
+        // The first reason seen wins, from any thread.
+        let _ = inner
+            .spent
+            .compare_exchange(0, reason as u8, Ordering::Relaxed, Ordering::Relaxed);
+        Spent::from_code(inner.spent.load(Ordering::Relaxed))
+    }
+
+    /// Why the budget is spent, as the error a stopped computation returns, or `None` while
+    /// it lasts.
+    pub fn spent(&self) -> Option<Error> {
+        let limits = &self.inner.as_ref()?.limits;
+        Some(match self.reason()? {
+            Spent::Memory => Error::Stopped(format!(
+                "stopped: the computation reached its memory limit of {} MiB",
+                limits.memory.as_ref().map_or(0, |(bytes, _)| bytes >> 20)
+            )),
+            Spent::Time => Error::Stopped(format!(
+                "stopped: the computation ran past its time limit of {} s",
+                limits
+                    .deadline
+                    .map_or_else(String::new, |(_, span)| seconds(span))
+            )),
+            Spent::Stopped => Error::stopped(),
+        })
     }
 
     /// `Ok` while the budget lasts.
     ///
     /// # Errors
-    /// [`Error::Limit`] once it is spent (the caller's message names the deadline, if any).
+    /// [`Error::Stopped`] once it is spent, naming the limit reached ([`Budget::spent`]).
     pub fn check(&self) -> Result<()> {
-        if self.is_over() {
-            Err(Error::stopped())
-        } else {
-            Ok(())
+        match self.spent() {
+            Some(error) => Err(error),
+            None => Ok(()),
         }
+    }
+
+    /// Adds `work` units (positions, heaps) to the running total and tells the watcher, if
+    /// any.
+    pub fn report(&self, work: u64) {
+        let Some(inner) = &self.inner else { return };
+        let Some(Watcher(watcher)) = &inner.limits.watcher else {
+            return;
+        };
+        let total = inner.work.fetch_add(work, Ordering::Relaxed) + work;
+        let note = match &inner.limits.memory {
+            Some((_, meter)) => format!("{} MiB", meter.bytes() >> 20),
+            None => String::new(),
+        };
+        watcher.advance(total, &note);
     }
 }
 
-/// A budget is a progress sink that reports nothing and says when to stop, for the table,
-/// period and genus runs that take a [`Progress`].
+/// Whole seconds, or a decimal below 10 s.
+fn seconds(span: Duration) -> String {
+    if span >= Duration::from_secs(10) || span.subsec_millis() == 0 {
+        span.as_secs().to_string()
+    } else {
+        format!("{:.1}", span.as_secs_f64())
+    }
+}
+
+/// A budget is a progress sink that reports nothing and says when to stop, and why, for the
+/// table, period and genus runs that take a [`Progress`].
 impl Progress for Budget {
     fn stop_requested(&self) -> bool {
         self.is_over()
+    }
+
+    fn stop_error(&self) -> Error {
+        self.spent().unwrap_or_else(Error::stopped)
     }
 }
 
@@ -125,10 +293,25 @@ impl Checker {
     /// As [`Budget::check`].
     #[inline]
     pub fn tick(&mut self) -> Result<()> {
-        self.count += 1;
+        self.tick_by(1)
+    }
+
+    /// [`Checker::tick`] for `units` of work at once (a position and its options): the budget
+    /// is looked at once `every` units have passed since the last look.
+    ///
+    /// # Errors
+    /// As [`Budget::check`].
+    #[inline]
+    pub fn tick_by(&mut self, units: usize) -> Result<()> {
+        self.count = self
+            .count
+            .saturating_add(units.try_into().unwrap_or(u32::MAX));
         if self.count >= self.every {
+            self.budget.report(u64::from(self.count));
             self.count = 0;
-            self.budget.check()?;
+            if self.budget.is_over() {
+                return self.budget.check();
+            }
         }
         Ok(())
     }
@@ -146,7 +329,12 @@ mod tests {
         assert!(clone.check().is_ok());
         budget.stop();
         assert!(clone.is_over());
-        assert!(matches!(clone.check(), Err(Error::Limit(_))));
+        assert_eq!(
+            clone.check(),
+            Err(Error::Stopped(
+                "stopped: the computation was interrupted".into()
+            ))
+        );
     }
 
     #[test]
@@ -156,6 +344,58 @@ mod tests {
         let unlimited = Budget::unlimited();
         unlimited.stop();
         assert!(!unlimited.is_over());
+    }
+
+    #[test]
+    fn the_error_names_the_limit_reached() {
+        let past = Budget::within(Duration::ZERO);
+        assert_eq!(
+            past.check(),
+            Err(Error::Stopped(
+                "stopped: the computation ran past its time limit of 0 s".into()
+            ))
+        );
+        let account = crate::memory::Account::new();
+        let capped = Budget::stoppable().with_memory(1 << 20, Meter::Account(account.clone()));
+        assert!(capped.check().is_ok());
+        assert_eq!(capped.max_memory(), Some(1 << 20));
+        {
+            let _charged = account.enter();
+            // The test binary does not count allocations: hold 2 MiB on the account by hand.
+            let held = crate::memory::tests::hold(2 << 20);
+            assert_eq!(
+                capped.check(),
+                Err(Error::Stopped(
+                    "stopped: the computation reached its memory limit of 1 MiB".into()
+                ))
+            );
+            drop(held);
+        }
+        // Spent for good, and for the first reason.
+        assert_eq!(capped.reason(), Some(Spent::Memory));
+        capped.stop();
+        assert_eq!(capped.reason(), Some(Spent::Memory));
+    }
+
+    #[test]
+    fn a_watcher_sees_the_work_of_every_checker() {
+        use std::sync::Mutex;
+        #[derive(Default)]
+        struct Seen(Mutex<Vec<u64>>);
+        impl Progress for Seen {
+            fn advance(&self, done: u64, _note: &str) {
+                self.0.lock().unwrap().push(done);
+            }
+        }
+        let seen = Arc::new(Seen::default());
+        let budget = Budget::stoppable().with_watcher(seen.clone());
+        let mut a = Checker::new(budget.clone(), 2);
+        let mut b = Checker::new(budget, 3);
+        for _ in 0..3 {
+            a.tick().unwrap();
+            b.tick().unwrap();
+        }
+        assert_eq!(*seen.0.lock().unwrap(), vec![2, 5]);
     }
 
     #[test]

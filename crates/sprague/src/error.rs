@@ -29,6 +29,10 @@ pub enum Error {
     /// The request would exceed a size, memory or time bound.
     #[error("{0}")]
     Limit(String),
+    /// A computation stopped by its budget: a deadline, a memory cap, or an interrupt. The
+    /// text says which (see [`crate::budget::Budget`]).
+    #[error("{0}")]
+    Stopped(String),
     /// A game meant to be acyclic revisited a position.
     #[error("the game has a cycle through position {0}; use a loopy solver")]
     Cycle(String),
@@ -63,12 +67,10 @@ pub enum Error {
 }
 
 impl Error {
-    /// The [`Error::Limit`] of a computation stopped by its budget (a deadline, an interrupt)
-    /// or by its [`crate::progress::Progress`].
+    /// The [`Error::Stopped`] of a computation whose [`crate::progress::Progress`] asked it
+    /// to stop, for no reason it gave.
     pub fn stopped() -> Self {
-        Error::Limit(
-            "stopped: the computation ran out of its time budget or was interrupted".into(),
-        )
+        Error::Stopped("stopped: the computation was interrupted".into())
     }
 
     /// Builds an [`Error::Spec`].

@@ -7,7 +7,8 @@
 //! The layers, each importing only those below it (`docs/architecture.md` has the picture):
 //! 1. [`game`]: what a game is ([`game::Impartial`], [`game::TwoPlayer`], [`game::Evaluated`],
 //!    [`game::Notation`]) and the values positions have; beside it the infrastructure
-//!    ([`error`], [`file`], [`progress`], [`simd`]) and the nim field ([`nimber`]);
+//!    ([`error`], [`file`], [`progress`], [`budget`], [`memory`], [`simd`]) and the nim field
+//!    ([`nimber`]);
 //! 2. [`solve`]: generic solvers that work for any game implementing those traits;
 //! 3. [`heap`] and [`games`]: the families, each a typed game with its notation (and
 //!    [`script`], games written as sandboxed Rhai scripts); [`partizan`]: short partizan games
@@ -38,6 +39,7 @@ pub mod game;
 pub mod games;
 pub mod heap;
 pub mod josephus;
+pub mod memory;
 pub mod nimber;
 pub mod partizan;
 pub mod play;

@@ -14,20 +14,26 @@ pub trait Progress: Sync {
     /// A one-line message for the user (resuming from a checkpoint, waiting for a lock, a
     /// damaged file set aside), outside any phase's figures.
     fn note(&self, _message: &str) {}
-    /// Whether the caller wants the computation stopped (a deadline passed, an interrupt):
-    /// long loops look at it where they report progress and stop with [`crate::Error::Limit`].
+    /// Whether the caller wants the computation stopped (a deadline passed, memory ran out,
+    /// an interrupt): long loops look at it where they report progress and stop with
+    /// [`crate::Error::Stopped`].
     fn stop_requested(&self) -> bool {
         false
     }
+    /// The error a stopped computation returns: by default [`crate::Error::stopped`]; a
+    /// [`crate::budget::Budget`] names the limit it reached.
+    fn stop_error(&self) -> crate::Error {
+        crate::Error::stopped()
+    }
 }
 
-/// Stops with [`crate::Error::stopped`] when `progress` asks for it.
+/// Stops with [`Progress::stop_error`] when `progress` asks for it.
 ///
 /// # Errors
-/// [`crate::Error::Limit`] when [`Progress::stop_requested`].
+/// [`crate::Error::Stopped`] when [`Progress::stop_requested`].
 pub fn check(progress: &dyn Progress) -> crate::Result<()> {
     if progress.stop_requested() {
-        Err(crate::Error::stopped())
+        Err(progress.stop_error())
     } else {
         Ok(())
     }

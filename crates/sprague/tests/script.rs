@@ -544,6 +544,7 @@ fn caps_are_errors_that_name_their_flag() {
         max_string: 100,
         max_array: 100,
         max_positions: 50,
+        max_bytes: 1 << 20,
         max_seconds: 10,
     };
     // Rhai raises cap errors without a position: they point at the function called.
@@ -600,6 +601,24 @@ fn caps_are_errors_that_name_their_flag() {
             "script:{}: more than 50 positions explored: the positions reachable may never end (a move that makes a position larger, such as n -> n + 1, reaches ever new ones) or the game is larger than the cap; check the moves, else raise the cap with --script-max-positions",
             temp_script("positions", "fn options(n) { [n + 1] }")
         ))
+    );
+    // Positions that grow by 1,000 characters a move pass 1 MiB in all at about 32 of them,
+    // before 50 positions are explored or one string passes its cap.
+    let growing =
+        "fn options(s) { let pad = \"\"; for i in 0..100 { pad += \"xxxxxxxxxx\"; } [s + pad] }";
+    let limits = Limits {
+        max_string: 1 << 16,
+        ..tight
+    };
+    let (_, e) = error_of("growing", growing, &["\"ab\""], limits);
+    let Error::Limit(message) = &e else {
+        panic!("{e}")
+    };
+    assert!(
+        message.ends_with(
+            "positions explored hold more than 1 MiB: positions that keep growing (a string or an array that gets longer with every move) never end, or the game is larger than the cap; check the moves, else raise the cap with --script-max-memory"
+        ),
+        "{message}"
     );
 }
 

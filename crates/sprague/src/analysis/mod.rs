@@ -168,10 +168,24 @@ impl SumSearch {
     /// parts' misère quotient could not be used, when they have one).
     fn outcome(&mut self, position: &Position, no_quotient: Option<&str>) -> Result<Outcome> {
         let sum = SumGame::canonical(position.parts());
+        let why = || {
+            format!(
+                "the SJ rule is not proven for all its parts{}; try smaller heaps",
+                no_quotient.map_or_else(
+                    || ", and they are not heaps of one game with a misère quotient".to_string(),
+                    |why| format!(", and {why}")
+                )
+            )
+        };
         self.search.outcome(&sum).map_err(|e| match e {
             Error::Limit(_) => Error::Limit(format!(
-                "misère play of this sum needs more than {MISERE_POSITION_LIMIT} positions of direct search, and the SJ rule is not proven for all its parts{}; try smaller heaps",
-                no_quotient.map_or(String::new(), |why| format!(", and {why}"))
+                "misère play of this sum needs more than {MISERE_POSITION_LIMIT} positions of direct search: {}",
+                why()
+            )),
+            Error::Stopped(stopped) => Error::Stopped(format!(
+                "{stopped} in a direct search of this misère sum ({} positions so far): {}",
+                self.search.positions(),
+                why()
             )),
             Error::Cycle(_) => {
                 Error::Unsupported("misère play is not defined for loopy games".into())

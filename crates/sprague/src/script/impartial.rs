@@ -53,7 +53,7 @@ impl ImpartialGame {
     }
 
     fn intern(&self, memo: &mut Memo, key: Key) -> Result<u32> {
-        memo.intern(key, self.script.limits().max_positions, &self.spec)
+        memo.intern(key, &self.script.limits(), &self.spec)
     }
 
     /// The script's options of `key`, each as the positions it leaves.

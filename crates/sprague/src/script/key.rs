@@ -30,6 +30,24 @@ pub enum Key {
 }
 
 impl Key {
+    /// About how many bytes the key holds, itself included.
+    pub fn bytes(&self) -> usize {
+        let own = std::mem::size_of::<Key>();
+        match self {
+            Key::Unit | Key::Bool(_) | Key::Int(_) | Key::Char(_) => own,
+            Key::Str(s) => own + s.capacity(),
+            Key::Array(items) => own + items.iter().map(Key::bytes).sum::<usize>(),
+            Key::Map(entries) => {
+                own + entries
+                    .iter()
+                    .map(|(name, value)| {
+                        std::mem::size_of::<String>() + name.capacity() + value.bytes()
+                    })
+                    .sum::<usize>()
+            }
+        }
+    }
+
     /// The key of a script value.
     ///
     /// # Errors

@@ -1,7 +1,7 @@
 //! The positions a scripted game has met, numbered in the order they were met, with what the
 //! game learns of each: its moves when it is expanded, its value when it is solved.
 
-use super::Key;
+use super::{Key, Limits};
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,6 +16,8 @@ pub(super) struct Memo<E, S> {
     pub(super) expanded: Vec<Option<E>>,
     /// `None` until the position is solved.
     pub(super) solved: Vec<Option<S>>,
+    /// The bytes the positions hold, about.
+    bytes: usize,
 }
 
 impl<E, S> Default for Memo<E, S> {
@@ -25,6 +27,7 @@ impl<E, S> Default for Memo<E, S> {
             index: HashMap::new(),
             expanded: Vec::new(),
             solved: Vec::new(),
+            bytes: 0,
         }
     }
 }
@@ -33,11 +36,21 @@ impl<E, S> Memo<E, S> {
     /// The number of `key`, numbering it if it is new.
     ///
     /// # Errors
-    /// [`Error::Limit`] when a new position would make more than `cap` (the game `spec`'s
-    /// `--script-max-positions`).
-    pub(super) fn intern(&mut self, key: Key, cap: usize, spec: &str) -> Result<u32> {
+    /// [`Error::Limit`] when a new position would make more than the game `spec`'s
+    /// `--script-max-positions`, or hold more bytes than its `--script-max-memory`.
+    pub(super) fn intern(&mut self, key: Key, limits: &Limits, spec: &str) -> Result<u32> {
         if let Some(&i) = self.index.get(&key) {
             return Ok(i);
+        }
+        let cap = limits.max_positions;
+        // The key twice (in the list and the index), and the map's entry.
+        let bytes = 2 * key.bytes() + 64;
+        if self.bytes.saturating_add(bytes) > limits.max_bytes {
+            return Err(Error::Limit(format!(
+                "{spec}: the {} positions explored hold more than {} MiB: positions that keep growing (a string or an array that gets longer with every move) never end, or the game is larger than the cap; check the moves, else raise the cap with --script-max-memory",
+                self.keys.len(),
+                limits.max_bytes >> 20
+            )));
         }
         if self.keys.len() >= cap {
             return Err(Error::Limit(format!(
@@ -45,6 +58,7 @@ impl<E, S> Memo<E, S> {
             )));
         }
         let i = self.keys.len() as u32;
+        self.bytes += bytes;
         let key = Arc::new(key);
         self.index.insert(key.clone(), i);
         self.keys.push(key);

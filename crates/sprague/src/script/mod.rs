@@ -64,6 +64,10 @@ pub struct Limits {
     pub max_array: usize,
     /// Positions (or heaps) one game explores (`--script-max-positions`).
     pub max_positions: usize,
+    /// Bytes the positions one game explores hold in all (`--script-max-memory`, in MiB
+    /// there): positions that grow (longer strings, larger arrays) reach it long before the
+    /// position cap.
+    pub max_bytes: usize,
     /// Seconds one call of a script function may run (`--script-max-seconds`): operations
     /// are not all equally cheap (copying a deeply nested array is slow), so time is capped
     /// too.
@@ -72,13 +76,15 @@ pub struct Limits {
 
 impl Limits {
     /// The defaults: ten million operations a call, depth 64, strings of 64 Ki characters,
-    /// arrays of 64 Ki elements, two million positions, ten seconds a call.
+    /// arrays of 64 Ki elements, two million positions holding at most 1 GiB, ten seconds a
+    /// call.
     pub const DEFAULT: Limits = Limits {
         max_operations: 10_000_000,
         max_call_depth: 64,
         max_string: 1 << 16,
         max_array: 1 << 16,
         max_positions: 2_000_000,
+        max_bytes: 1 << 30,
         max_seconds: 10,
     };
 }
@@ -101,6 +107,7 @@ impl Limits {
             (self.max_string == 0, "--script-max-string"),
             (self.max_array == 0, "--script-max-array"),
             (self.max_positions == 0, "--script-max-positions"),
+            (self.max_bytes == 0, "--script-max-memory"),
             (self.max_seconds == 0, "--script-max-seconds"),
         ];
         match zero.iter().find(|(z, _)| *z) {
@@ -117,6 +124,8 @@ pub struct Script {
     engine: Engine,
     ast: AST,
     limits: Limits,
+    /// What stops its calls (with the calls of the searches it is part of).
+    budget: Budget,
     /// Names and parameter counts of the functions it defines.
     functions: Vec<(String, usize)>,
 }
@@ -146,7 +155,7 @@ impl Script {
     /// # Errors
     /// [`Error::Script`] for a syntax or run-time error.
     pub fn new(file: &str, source: &str, limits: Limits, budget: Budget) -> Result<Script> {
-        let engine = sandbox(file, limits, budget);
+        let engine = sandbox(file, limits, budget.clone());
         let ast = engine.compile(source).map_err(|e| Error::Script {
             file: file.to_string(),
             line: e.position().line().unwrap_or(1),
@@ -163,6 +172,7 @@ impl Script {
             engine,
             ast,
             limits,
+            budget,
             functions,
         };
         timed(|| {
@@ -269,7 +279,12 @@ impl Script {
         }
         if let EvalAltResult::ErrorTerminated(token, _) = inner {
             if token.to_string() == STOPPED {
-                return Error::stopped();
+                let stopped = self.budget.spent().unwrap_or_else(Error::stopped);
+                return Error::Stopped(format!(
+                    "{stopped} (in {}{})",
+                    self.file,
+                    innermost.map_or(String::new(), |f| format!(", function {f}"))
+                ));
             }
         }
         let (line, column) = match (position.line(), position.position()) {

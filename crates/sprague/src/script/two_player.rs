@@ -41,7 +41,7 @@ impl TwoPlayerGame {
     }
 
     fn intern(&self, memo: &mut Memo, key: Key) -> Result<u32> {
-        memo.intern(key, self.script.limits().max_positions, &self.spec)
+        memo.intern(key, &self.script.limits(), &self.spec)
     }
 
     fn script_result(&self, key: &Key) -> Result<Option<Terminal>> {

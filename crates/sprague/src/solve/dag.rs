@@ -42,7 +42,8 @@ fn limit_error(limit: usize) -> Error {
     ))
 }
 
-/// Looks at the budget every 1024 new positions.
+/// Looks at the budget every 1024 positions and options listed (so that memory is looked at
+/// every few MiB at most).
 fn budget_checker(budget: Budget) -> Checker {
     Checker::new(budget, 1024)
 }
@@ -216,9 +217,10 @@ impl<G: Impartial> NimValues<G> {
                 if self.memo.len() + stack.len() >= self.limit {
                     return Err(limit_error(self.limit));
                 }
-                self.budget.tick()?;
                 on_stack.insert(child.clone());
                 let frame = self.frame(child)?;
+                // Positions with many options hold more: they count for more.
+                self.budget.tick_by(frame.options.len() + 1)?;
                 stack.push(frame);
                 continue;
             }
@@ -428,9 +430,10 @@ impl<G: Impartial> Search<G> {
                 if self.memo.len() + stack.len() >= self.limit {
                     return Err(limit_error(self.limit));
                 }
-                self.budget.tick()?;
                 on_stack.insert(child.clone());
                 let frame = self.frame(child)?;
+                // Positions with many options hold more: they count for more.
+                self.budget.tick_by(frame.options.len() + 1)?;
                 stack.push(frame);
                 continue;
             }
@@ -601,8 +604,11 @@ mod tests {
         assert_eq!(solver.nim_value(&100).unwrap(), 0);
         budget.stop();
         // Small searches finish before the first look; large ones stop.
-        assert!(matches!(solver.nim_value(&1_000_000), Err(Error::Limit(_))));
-        assert!(matches!(search.solve(&1_000_000), Err(Error::Limit(_))));
+        assert!(matches!(
+            solver.nim_value(&1_000_000),
+            Err(Error::Stopped(_))
+        ));
+        assert!(matches!(search.solve(&1_000_000), Err(Error::Stopped(_))));
     }
 
     #[test]
