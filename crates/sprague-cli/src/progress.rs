@@ -32,6 +32,10 @@ impl Progress for Bar {
         self.budget.stop_error()
     }
 
+    fn memory_left(&self) -> Option<u64> {
+        self.budget.memory_left()
+    }
+
     fn start(&self, what: &str, total: u64) {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         let template = if total > 0 {

@@ -491,3 +491,45 @@ fn play_needs_a_position_with_moves() {
     assert_bad_input(&["play", "nim"], "no move to make in 'nim'");
     assert_bad_input(&["play", "nim", "0", "0"], "give a position to play from");
 }
+
+/// Issue 21: `--max-memory` and `--max-seconds` stop any computation with one line that names
+/// the limit, and large tables are refused by their estimate before they allocate.
+#[test]
+fn budgets_stop_runaway_work_with_a_clear_error() {
+    let misere = [
+        "value", "grundy", "150", "145", "2", "138", "174", "43", "--misere",
+    ];
+    let mut args = misere.to_vec();
+    args.extend(["--max-memory", "32"]);
+    assert_bad_input(
+        &args,
+        "stopped: the computation reached its memory limit of 32 MiB in a direct search of this misère sum",
+    );
+    assert_bad_input(&args, "try smaller heaps");
+    let mut args = misere.to_vec();
+    args.extend(["--max-seconds", "1", "--max-memory", "0"]);
+    assert_bad_input(
+        &args,
+        "stopped: the computation ran past its time limit of 1 s",
+    );
+    assert_bad_input(
+        &["table", "nim", "--to", "1000000000", "--max-memory", "100"],
+        "a table of nim values to heap 1000000000 needs about 7629 MiB, more than the",
+    );
+    assert_bad_input(
+        &[
+            "table",
+            "0.6",
+            "--to",
+            "200000000",
+            "--checkpoint",
+            "/nonexistent/x",
+            "--max-memory",
+            "100",
+        ],
+        "computing to 200000000 needs about 1281 MiB",
+    );
+    // The default (80% of the machine) leaves ordinary work alone.
+    let run = sprague(&["table", "kayles", "--to", "20"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

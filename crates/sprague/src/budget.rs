@@ -158,6 +158,12 @@ impl Budget {
         }
     }
 
+    /// The bytes left under the memory cap now, if there is one.
+    pub fn memory_left(&self) -> Option<u64> {
+        let (bytes, meter) = self.inner.as_ref()?.limits.memory.as_ref()?;
+        Some(bytes.saturating_sub(meter.bytes()))
+    }
+
     /// The memory cap, in bytes, if there is one.
     pub fn max_memory(&self) -> Option<u64> {
         self.inner
@@ -266,6 +272,10 @@ impl Progress for Budget {
 
     fn stop_error(&self) -> Error {
         self.spent().unwrap_or_else(Error::stopped)
+    }
+
+    fn memory_left(&self) -> Option<u64> {
+        Budget::memory_left(self)
     }
 }
 

@@ -20,6 +20,7 @@
 //! assert!(meter.bytes() < 1 << 30);
 //! ```
 
+use crate::error::{Error, Result};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::ptr;
@@ -129,6 +130,73 @@ pub struct Entered {
 impl Drop for Entered {
     fn drop(&mut self) {
         CHARGED.with(|c| c.set(self.previous));
+    }
+}
+
+/// The memory this machine can give now (`MemAvailable` in `/proc/meminfo`), where known.
+pub fn available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// A bound on what one allocation may take, besides the machine's available memory.
+#[derive(Clone, Copy, Debug)]
+pub enum Cap {
+    /// What is left of the computation's memory budget ([`crate::progress::Progress::memory_left`]).
+    Budget(Option<u64>),
+    /// A fixed bound of the engine, named for the message ("option lists", "strong solves").
+    Fixed(u64, &'static str),
+}
+
+/// The one check before a large allocation: `Ok` when about `need` bytes fit every cap and the
+/// machine's available memory.
+///
+/// ```
+/// use sprague::memory::{reserve, Cap};
+///
+/// assert!(reserve("a small table", 1 << 10, &[Cap::Budget(Some(1 << 20))]).is_ok());
+/// let e = reserve("a table to heap 10^9", 4 << 30, &[Cap::Budget(Some(100 << 20))]).unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "a table to heap 10^9 needs about 4096 MiB, more than the 100 MiB left in its memory budget"
+/// );
+/// ```
+///
+/// # Errors
+/// [`Error::Limit`] naming what would not fit, its size and the bound it passes.
+pub fn reserve(what: &str, need: u64, caps: &[Cap]) -> Result<()> {
+    let mib = |bytes: u64| bytes >> 20;
+    let too_much = |bound: String| {
+        Error::Limit(format!(
+            "{what} needs about {} MiB, more than {bound}",
+            mib(need)
+        ))
+    };
+    for cap in caps {
+        match *cap {
+            Cap::Budget(Some(left)) if need > left => {
+                return Err(too_much(format!(
+                    "the {} MiB left in its memory budget",
+                    mib(left)
+                )))
+            }
+            Cap::Fixed(bound, name) if need > bound => {
+                return Err(too_much(format!(
+                    "the {} MiB allowed for {name}",
+                    mib(bound)
+                )))
+            }
+            _ => {}
+        }
+    }
+    match available() {
+        Some(free) if need > free => Err(too_much(format!(
+            "the {} MiB this machine has available",
+            mib(free)
+        ))),
+        _ => Ok(()),
     }
 }
 

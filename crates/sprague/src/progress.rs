@@ -25,6 +25,11 @@ pub trait Progress: Sync {
     fn stop_error(&self) -> crate::Error {
         crate::Error::stopped()
     }
+    /// The bytes the computation may still allocate, when its caller capped them: engines
+    /// pass it to [`crate::memory::reserve`] before a large allocation.
+    fn memory_left(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Stops with [`Progress::stop_error`] when `progress` asks for it.

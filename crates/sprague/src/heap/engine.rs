@@ -92,6 +92,11 @@ impl Tabulation {
         if to < start {
             return Ok(());
         }
+        crate::memory::reserve(
+            &format!("a table of nim values to heap {to}"),
+            (to + 1 - start).saturating_mul(std::mem::size_of::<u32>() as u64),
+            &[crate::memory::Cap::Budget(progress.memory_left())],
+        )?;
         self.values.reserve((to + 1 - start) as usize);
         let long = to - start >= PROGRESS_STEP;
         if long {

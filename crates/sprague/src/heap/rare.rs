@@ -1089,36 +1089,19 @@ pub fn memory_estimate(to: usize) -> u64 {
     heaps * 4 + (heaps as f64 * SPARSE_FRACTION * 1.5) as u64 * 6 + (4 << 20)
 }
 
-/// The memory this machine can give, from `/proc/meminfo` when available.
-fn memory_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Checks that G(0..=to) can be computed in this machine's memory.
-///
-/// # Errors
-///
-/// [`Error::Limit`] when `to` exceeds [`MAX_HEAP`] or the estimate exceeds the available memory.
-pub fn check_memory(to: usize) -> Result<()> {
+/// Checks that G(0..=to) can be computed within the machine's memory and what is `left` of
+/// the caller's budget.
+pub fn check_memory(to: usize, left: Option<u64>) -> Result<()> {
     if to > MAX_HEAP {
         return Err(Error::Limit(format!(
             "heap {to} is past the engine's limit of {MAX_HEAP}"
         )));
     }
-    let need = memory_estimate(to);
-    if let Some(available) = memory_available() {
-        if need > available {
-            return Err(Error::Limit(format!(
-                "computing to {to} needs about {} MiB, but only {} MiB are available",
-                need >> 20,
-                available >> 20
-            )));
-        }
-    }
-    Ok(())
+    crate::memory::reserve(
+        &format!("computing to {to}"),
+        memory_estimate(to),
+        &[crate::memory::Cap::Budget(left)],
+    )
 }
 
 /// Computes G(0), …, G(to) for a code.
@@ -1169,7 +1152,7 @@ pub fn run(code: &Code, to: usize, options: &Options, progress: &dyn Progress) -
             options.threads
         )));
     }
-    check_memory(to)?;
+    check_memory(to, progress.memory_left())?;
     let mut engine = match &options.checkpoint {
         Some(path) => match checkpoint::load(path)? {
             Some(saved) => resume(code, saved, path)?,
@@ -1591,7 +1574,17 @@ mod tests {
         assert_eq!(values[200], 200);
         assert_eq!(to_value(7, 65535).unwrap(), 65535);
         assert!(matches!(to_value(7, 65536), Err(Error::Limit(m)) if m.contains("G(7) = 65536")));
-        assert!(matches!(check_memory(MAX_HEAP + 1), Err(Error::Limit(_))));
+        assert!(matches!(
+            check_memory(MAX_HEAP + 1, None),
+            Err(Error::Limit(_))
+        ));
+        assert_eq!(
+            check_memory(1 << 20, Some(1 << 20)).unwrap_err().to_string(),
+            format!(
+                "computing to 1048576 needs about {} MiB, more than the 1 MiB left in its memory budget",
+                memory_estimate(1 << 20) >> 20
+            )
+        );
     }
 
     #[test]
@@ -1599,7 +1592,7 @@ mod tests {
         // 2^28 values must fit 24 GiB with room to spare (the estimate includes a worst-case
         // rare list and the checkpoint buffers).
         assert!(memory_estimate(1 << 28) < 4 << 30);
-        let err = check_memory(MAX_HEAP).err();
+        let err = check_memory(MAX_HEAP, None).err();
         assert!(
             err.as_ref().is_none_or(|e| e.to_string().contains("MiB")),
             "{err:?}"

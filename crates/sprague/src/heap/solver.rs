@@ -250,6 +250,12 @@ impl HeapValues for HeapSolver {
                 super::MAX_TABLE_LEN
             )));
         }
+        // The table handed back holds a u64 a heap (the engine's own u32s are reserved by it).
+        crate::memory::reserve(
+            &format!("a table of nim values to heap {to}"),
+            (to + 1).saturating_mul(8),
+            &[crate::memory::Cap::Budget(progress.memory_left())],
+        )?;
         if self.rules.closed_form(0).is_some() {
             let values: Vec<u64> = (0..=to)
                 .map(|n| self.rules.closed_form(n).unwrap_or(0))

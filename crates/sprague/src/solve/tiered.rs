@@ -385,13 +385,14 @@ pub fn solve_with<G: TieredGame>(
     checkpoints: Option<&dyn Checkpoints>,
 ) -> Result<Solution> {
     let (total, bytes) = memory_estimate(game)?;
-    if bytes > max_bytes {
-        return Err(Error::Limit(format!(
-            "solving needs about {} MiB for {total} positions, past the limit of {} MiB",
-            bytes >> 20,
-            max_bytes >> 20
-        )));
-    }
+    crate::memory::reserve(
+        &format!("solving {total} positions"),
+        bytes,
+        &[
+            crate::memory::Cap::Fixed(max_bytes, "strong solves"),
+            crate::memory::Cap::Budget(progress.memory_left()),
+        ],
+    )?;
     with_threads(threads, || {
         Solver::new(game, total, progress).run(checkpoints)
     })?
