@@ -299,8 +299,18 @@ where
     Arc::new(EvaluatedGame::new(spec, game))
 }
 
-fn partizan<G: Ruleset>(spec: impl Into<String>, game: G, start: Option<G::Position>) -> GameRef {
-    Arc::new(PartizanGame::with_start(spec, game, start))
+fn partizan<G: Ruleset>(
+    settings: &Settings,
+    spec: impl Into<String>,
+    game: G,
+    start: Option<G::Position>,
+) -> GameRef {
+    Arc::new(PartizanGame::within(
+        spec,
+        game,
+        start,
+        settings.budget.clone(),
+    ))
 }
 
 /// Wraps a family's own reason as a spec error.
@@ -470,13 +480,13 @@ fn board_of(rows: usize, cols: usize, cell: impl Fn(usize, usize) -> char) -> St
     rows.join("|")
 }
 
-fn build_domineering(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_domineering(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     use domineering::Domineering;
     Ok(match board_size(s)? {
-        None => partizan("domineering", Domineering, None),
+        None => partizan(settings, "domineering", Domineering, None),
         Some((spec, rows, cols)) => {
             let start = Domineering::rectangle(rows, cols).map_err(|e| s.error(e.to_string()))?;
-            partizan(spec, Domineering, Some(start))
+            partizan(settings, spec, Domineering, Some(start))
         }
     })
 }
@@ -492,23 +502,23 @@ fn build_cram(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     })
 }
 
-fn build_clobber(s: &Spec<'_>, _: &Settings, rules: clobber::Rules) -> Result<GameRef> {
+fn build_clobber(s: &Spec<'_>, settings: &Settings, rules: clobber::Rules) -> Result<GameRef> {
     let game = clobber::Clobber(rules);
     Ok(match board_size(s)? {
-        None => partizan(s.name, game, None),
+        None => partizan(settings, s.name, game, None),
         Some((spec, rows, cols)) => {
             // The usual start: a full checkerboard, Left's stone in the top-left corner.
             let text = board_of(rows, cols, |r, c| if (r + c) % 2 == 0 { 'x' } else { 'o' });
             let start = clobber::Stones::parse(&text).map_err(|e| s.error(e.to_string()))?;
-            partizan(spec, game, Some(start))
+            partizan(settings, spec, game, Some(start))
         }
     })
 }
 
-fn build_amazons(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_amazons(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     use amazons::Amazons;
     Ok(match board_size(s)? {
-        None => partizan("amazons", Amazons, None),
+        None => partizan(settings, "amazons", Amazons, None),
         Some((spec, rows, cols)) => {
             // Left's amazon in the top-left corner, Right's in the bottom-right one.
             let last = (rows - 1, cols - 1);
@@ -518,34 +528,44 @@ fn build_amazons(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
                 _ => '.',
             });
             let start = Amazons::parse(&text).map_err(|e| s.error(e.to_string()))?;
-            partizan(spec, Amazons, Some(start))
+            partizan(settings, spec, Amazons, Some(start))
         }
     })
 }
 
-fn build_hackenbush(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_hackenbush(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    Ok(partizan("hackenbush", hackenbush::Hackenbush, None))
+    Ok(partizan(
+        settings,
+        "hackenbush",
+        hackenbush::Hackenbush,
+        None,
+    ))
 }
 
-fn build_toads_frogs(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_toads_frogs(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    Ok(partizan("toads-frogs", toads_frogs::ToadsFrogs, None))
+    Ok(partizan(
+        settings,
+        "toads-frogs",
+        toads_frogs::ToadsFrogs,
+        None,
+    ))
 }
 
-fn build_cutcake(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_cutcake(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    Ok(partizan("cutcake", cutcake::Cutcake, None))
+    Ok(partizan(settings, "cutcake", cutcake::Cutcake, None))
 }
 
-fn build_col_snort(s: &Spec<'_>, rules: col_snort::Rules) -> Result<GameRef> {
+fn build_col_snort(s: &Spec<'_>, settings: &Settings, rules: col_snort::Rules) -> Result<GameRef> {
     s.no_params()?;
-    Ok(partizan(s.name, col_snort::ColSnort(rules), None))
+    Ok(partizan(settings, s.name, col_snort::ColSnort(rules), None))
 }
 
-fn build_cg(s: &Spec<'_>, _: &Settings) -> Result<GameRef> {
+fn build_cg(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
     s.no_params()?;
-    Ok(partizan("cg", cg::Cg::default(), None))
+    Ok(partizan(settings, "cg", cg::Cg::default(), None))
 }
 
 #[cfg(feature = "rhai")]
@@ -1084,7 +1104,7 @@ pub static ENTRIES: &[Entry] = &[
         kind: Kind::Partizan,
         layout: Shape::Text,
         matcher: Matcher::Name("col"),
-        build: |s, _| build_col_snort(s, col_snort::Rules::Col),
+        build: |s, settings| build_col_snort(s, settings, col_snort::Rules::Col),
     },
     Entry {
         spec: "snort",
@@ -1096,7 +1116,7 @@ pub static ENTRIES: &[Entry] = &[
         kind: Kind::Partizan,
         layout: Shape::Text,
         matcher: Matcher::Name("snort"),
-        build: |s, _| build_col_snort(s, col_snort::Rules::Snort),
+        build: |s, settings| build_col_snort(s, settings, col_snort::Rules::Snort),
     },
     Entry {
         spec: "amazons:RxC",

@@ -6,6 +6,7 @@ use sprague::analysis;
 use sprague::budget::Budget;
 use sprague::catalog::{Catalog, Kind};
 use sprague::game::Play;
+use sprague::play::XorShift;
 use std::time::{Duration, Instant};
 
 /// Fragments that random specs and positions are built from: real names, near misses, and junk.
@@ -149,26 +150,6 @@ proptest! {
     }
 }
 
-/// A seeded generator (xorshift64*), so that every fuzz case can be named and rerun.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
-
 /// Numbers that break careless code: zero, one, powers of two and their neighbours, the
 /// largest integers, one past them, negatives.
 const NUMBERS: &[&str] = &[
@@ -195,9 +176,9 @@ const CHARS: &[char] = &[
 
 /// One word changed a little: a number swapped for another, a character inserted, deleted or
 /// replaced, the word doubled or emptied.
-fn mutate(rng: &mut Rng, word: &str) -> String {
+fn mutate(rng: &mut XorShift, word: &str) -> String {
     let mut chars: Vec<char> = word.chars().collect();
-    match rng.below(7) {
+    match rng.index(7) {
         0 => {
             // Replace the first run of digits by another number.
             let start = chars.iter().position(char::is_ascii_digit);
@@ -207,23 +188,23 @@ fn mutate(rng: &mut Rng, word: &str) -> String {
                         .iter()
                         .position(|c| !c.is_ascii_digit())
                         .map_or(chars.len(), |e| s + e);
-                    let number: Vec<char> = rng.pick(NUMBERS).chars().collect();
+                    let number: Vec<char> = rng.pick(NUMBERS).unwrap().chars().collect();
                     chars.splice(s..end, number);
                 }
-                None => chars = rng.pick(NUMBERS).chars().collect(),
+                None => chars = rng.pick(NUMBERS).unwrap().chars().collect(),
             }
         }
         1 => {
-            let at = rng.below(chars.len() + 1);
-            chars.insert(at, *rng.pick(CHARS));
+            let at = rng.index(chars.len() + 1);
+            chars.insert(at, *rng.pick(CHARS).unwrap());
         }
         2 if !chars.is_empty() => {
-            let at = rng.below(chars.len());
+            let at = rng.index(chars.len());
             chars.remove(at);
         }
         3 if !chars.is_empty() => {
-            let at = rng.below(chars.len());
-            chars[at] = *rng.pick(CHARS);
+            let at = rng.index(chars.len());
+            chars[at] = *rng.pick(CHARS).unwrap();
         }
         4 => return format!("{word}{word}"),
         5 => return String::new(),
@@ -235,18 +216,18 @@ fn mutate(rng: &mut Rng, word: &str) -> String {
 /// The words of one fuzz case: a catalog example (sometimes two, summed), some words mutated.
 /// Boards keep their spec (a mutated size is a different, possibly huge, game); their
 /// positions are mutated like every other game's.
-fn fuzz_case(rng: &mut Rng) -> Vec<String> {
+fn fuzz_case(rng: &mut XorShift) -> Vec<String> {
     let entries = Catalog::entries();
     let mut words = Vec::new();
-    for part in 0..=usize::from(rng.below(4) == 0) {
-        let entry = rng.pick(entries);
+    for part in 0..=usize::from(rng.index(4) == 0) {
+        let entry = rng.pick(entries).unwrap();
         if part > 0 {
             words.push("+".to_string());
         }
         let fixed_spec = matches!(entry.kind, Kind::Board | Kind::Partizan | Kind::Script);
         for (i, word) in entry.example.split_whitespace().enumerate() {
             let word = word.trim_matches('\'');
-            if (i > 0 || !fixed_spec) && rng.below(3) == 0 {
+            if (i > 0 || !fixed_spec) && rng.index(3) == 0 {
                 words.push(mutate(rng, word));
             } else {
                 words.push(word.to_string());
@@ -261,13 +242,13 @@ fn fuzz_case(rng: &mut Rng) -> Vec<String> {
 fn fuzz(cases: usize, seed: u64) {
     // One catalog, so that boards solved once stay in its memory store.
     let catalog = Catalog::default();
-    let mut rng = Rng(seed);
+    let mut rng = XorShift::new(seed);
     let mut evaluated = 0;
     let mut slowest = (Duration::ZERO, Vec::new());
     for case in 0..cases {
         let started = Instant::now();
         let words = fuzz_case(&mut rng);
-        let play = if rng.below(4) == 0 {
+        let play = if rng.index(4) == 0 {
             Play::Misere
         } else {
             Play::Normal
@@ -317,4 +298,48 @@ fn mutated_catalog_examples_never_panic() {
 #[ignore = "10,000 cases; run in release mode"]
 fn ten_thousand_mutated_catalog_examples_never_panic() {
     fuzz(10_000, 0x5eed_0002);
+}
+
+/// Issue 21: with a spent budget, every kind of search stops with `Error::Stopped` (not a
+/// different error, not a result computed past it): impartial sums, misère sums, partizan
+/// values.
+#[test]
+fn a_spent_budget_stops_every_kind_of_search() {
+    let budget = Budget::stoppable();
+    budget.stop();
+    let catalog = Catalog::default().with_budget(budget);
+    let stopped = |e: Option<sprague::Error>| matches!(e, Some(sprague::Error::Stopped(_)));
+    for (words, play) in [
+        (
+            &["grundy", "150", "145", "2", "138", "174", "43"][..],
+            Play::Misere,
+        ),
+        (&["fib", "200", "+", "kayles", "3"][..], Play::Normal),
+    ] {
+        let position = catalog.parse_position(words).unwrap();
+        let e = analysis::value(&position, play).err();
+        assert!(stopped(e.clone()), "{words:?}: {e:?}");
+    }
+    let domineering = catalog.parse_position(&["domineering:7x7"]).unwrap();
+    let e = analysis::partizan::value(&domineering).err();
+    assert!(stopped(e.clone()), "{e:?}");
+}
+
+/// Found by the HTTP fuzz: a Hackenbush string of 90 edges has a value whose denominator
+/// overflowed the number arithmetic (a panic). Values finer than the solver computes exactly
+/// are refused; those within it are still exact.
+#[test]
+fn values_too_fine_for_the_arithmetic_are_refused() {
+    let catalog = Catalog::default();
+    let long = "BBR".repeat(30);
+    let position = catalog.parse_position(&["hackenbush", &long]).unwrap();
+    let e = analysis::partizan::value(&position).err();
+    assert!(
+        matches!(&e, Some(sprague::Error::Limit(m)) if m.contains("finer than 1/2^48")),
+        "{e:?}"
+    );
+    let within = "BBR".repeat(12);
+    let position = catalog.parse_position(&["hackenbush", &within]).unwrap();
+    let report = analysis::partizan::value(&position).unwrap();
+    assert_eq!(report.canonical_form, "31905471341/17179869184");
 }

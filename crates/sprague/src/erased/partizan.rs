@@ -3,6 +3,7 @@
 //! positions join partizan sums as their nimbers ([`Component::impartial`]).
 
 use super::{Component, ComponentDyn, DynGame, Parsed, Segment};
+use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::game::{Game, Layout, NimValue, Notation};
 use crate::partizan::{Canonical, Memory, Partizan, SharedArena, Side, Solver};
@@ -27,6 +28,8 @@ struct Shared<G: Partizan> {
     start: Option<G::Position>,
     /// What the solvers of this game have learnt so far.
     memory: Mutex<Option<Memory<G::Position>>>,
+    /// When its solvers stop.
+    budget: Budget,
 }
 
 /// A typed [`Partizan`] ruleset with its notation, as a [`DynGame`] of [`Component`]s.
@@ -45,12 +48,23 @@ where
 
     /// The same, with the position that no words name (the start of `domineering:RxC`).
     pub fn with_start(spec: impl Into<String>, game: G, start: Option<G::Position>) -> Self {
+        PartizanGame::within(spec, game, start, Budget::unlimited())
+    }
+
+    /// The same, with values that stop when `budget` is spent.
+    pub fn within(
+        spec: impl Into<String>,
+        game: G,
+        start: Option<G::Position>,
+        budget: Budget,
+    ) -> Self {
         PartizanGame {
             shared: Arc::new(Shared {
                 spec: spec.into(),
                 game,
                 start,
                 memory: Mutex::new(Some(Memory::default())),
+                budget,
             }),
         }
     }
@@ -127,7 +141,8 @@ where
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         // A solver that panicked took the memory with it: start afresh.
-        let mut solver = Solver::resume(&self.shared.game, memory.take().unwrap_or_default());
+        let mut solver = Solver::resume(&self.shared.game, memory.take().unwrap_or_default())
+            .with_budget(self.shared.budget.clone());
         let value = solver.canonical(&self.position);
         *memory = Some(solver.into_memory());
         value

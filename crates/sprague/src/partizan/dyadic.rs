@@ -4,7 +4,8 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, Neg, Sub};
 
-/// The largest denominator exponent a [`Dyadic`] may have (`1/2^MAX_EXPONENT`).
+/// The largest denominator exponent of a [`Dyadic`] that parsing accepts (`1/2^MAX_EXPONENT`);
+/// the solver's values may be finer, up to [`crate::partizan::solve::MAX_SOLVED_EXPONENT`].
 pub const MAX_EXPONENT: u32 = 24;
 
 /// The largest magnitude of a [`Dyadic`]'s numerator that parsing accepts (so that sums of many

@@ -11,11 +11,16 @@ use super::dyadic::Dyadic;
 use super::game::Partizan;
 use super::notation;
 use super::thermograph::{Thermal, Thermograph};
+use crate::budget::{Budget, Checker};
 use crate::error::{Error, Result};
 use hashbrown::HashMap;
 
 /// The default memory bound of a solver: 4 GiB.
 pub const DEFAULT_MEMORY_LIMIT: usize = 4 << 30;
+
+/// The finest number, `1/2^MAX_SOLVED_EXPONENT`, a value's stops may hold (a Hackenbush
+/// string of about 50 edges reaches it).
+pub const MAX_SOLVED_EXPONENT: u32 = 48;
 
 /// What a front end shows for a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,12 +68,17 @@ impl<P> Default for Memory<P> {
     }
 }
 
+fn budget_checker(budget: Budget) -> Checker {
+    Checker::new(budget, 256)
+}
+
 /// Values positions of one ruleset, remembering every region it has valued.
 pub struct Solver<'g, G: Partizan> {
     game: &'g G,
     arena: Arena,
     table: HashMap<G::Position, GameId>,
     memory_limit: usize,
+    budget: Checker,
 }
 
 impl<'g, G: Partizan> Solver<'g, G> {
@@ -79,6 +89,7 @@ impl<'g, G: Partizan> Solver<'g, G> {
             arena: Arena::new(),
             table: HashMap::new(),
             memory_limit: DEFAULT_MEMORY_LIMIT,
+            budget: budget_checker(Budget::unlimited()),
         }
     }
 
@@ -90,6 +101,7 @@ impl<'g, G: Partizan> Solver<'g, G> {
             arena: memory.arena,
             table: memory.table,
             memory_limit: DEFAULT_MEMORY_LIMIT,
+            budget: budget_checker(Budget::unlimited()),
         }
     }
 
@@ -99,6 +111,13 @@ impl<'g, G: Partizan> Solver<'g, G> {
             arena: self.arena,
             table: self.table,
         }
+    }
+
+    /// The same, stopping with [`crate::Error::Stopped`] once `budget` is spent (looked at
+    /// every few hundred options valued).
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget_checker(budget);
+        self
     }
 
     /// The same with a memory bound in bytes (the arena and the table, estimated).
@@ -149,7 +168,9 @@ impl<'g, G: Partizan> Solver<'g, G> {
                 for option in self.game.right_options(&keyed.key) {
                     right.push(self.value(&option)?);
                 }
+                self.budget.tick_by(left.len() + right.len() + 1)?;
                 let v = self.arena.from_options(&left, &right);
+                self.check_precision(v)?;
                 self.check_memory()?;
                 self.table.insert(keyed.key, v);
                 v
@@ -160,6 +181,19 @@ impl<'g, G: Partizan> Solver<'g, G> {
         } else {
             value
         })
+    }
+
+    /// Refuses values whose stops need a denominator past `2^MAX_SOLVED_EXPONENT`: numbers
+    /// finer than that would overflow the arithmetic of the values built on them (each level of
+    /// a game tree may halve the finest number once, so only very deep positions get there).
+    fn check_precision(&self, v: GameId) -> Result<()> {
+        let (left, right) = self.arena.stops(v);
+        if left.exponent().max(right.exponent()) > MAX_SOLVED_EXPONENT {
+            return Err(Error::Limit(format!(
+                "the position's values need numbers finer than 1/2^{MAX_SOLVED_EXPONENT}, past what this solver computes exactly; try a smaller position"
+            )));
+        }
+        Ok(())
     }
 
     fn check_memory(&mut self) -> Result<()> {
