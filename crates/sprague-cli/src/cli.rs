@@ -429,5 +429,9 @@ pub enum Command {
         /// answers 422 and its computation stops.
         #[arg(long, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(16..=(1u64 << 30)))]
         request_memory: u64,
+        /// The most memory the strong solutions of boards may hold between requests, in MiB;
+        /// past it the oldest are dropped (and reopened from the cache when asked again).
+        #[arg(long, value_name = "MIB", default_value_t = 512, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 30)))]
+        store_memory: u64,
     },
 }

@@ -56,9 +56,10 @@ fn machine_memory() -> Option<u64> {
     Some(kib << 10)
 }
 
-/// The catalog with the settings of this command line: the store of the environment, the
-/// script caps of the flags, and the budget.
-pub fn catalog(caps: &ScriptCaps, budget: Budget) -> Result<Catalog> {
+/// The catalog with the settings of this command line: the store of the environment (holding
+/// at most `store_memory` bytes of solutions in memory), the script caps of the flags, and
+/// the budget.
+pub fn catalog(caps: &ScriptCaps, budget: Budget, store_memory: u64) -> Result<Catalog> {
     #[cfg(feature = "rhai")]
     let script = {
         let script = sprague::script::Limits {
@@ -76,7 +77,7 @@ pub fn catalog(caps: &ScriptCaps, budget: Budget) -> Result<Catalog> {
     #[cfg(not(feature = "rhai"))]
     let _ = caps;
     Ok(Catalog::new(Settings {
-        store: Arc::new(FileStore::new(disk_from_env())),
+        store: Arc::new(FileStore::new(disk_from_env()).with_memory_cap(store_memory)),
         #[cfg(feature = "rhai")]
         script,
         budget,
@@ -126,7 +127,12 @@ pub fn run(cli: Cli) -> Result<()> {
     warn_near_misses();
     let spinner = Arc::new(Spinner::new());
     let budget = budget(&cli.budget, spinner.clone());
-    let catalog = catalog(&cli.script, budget.clone())?;
+    // A server keeps solutions between requests: its store is capped.
+    let store_memory = match &cli.command {
+        Command::Serve { store_memory, .. } => store_memory << 20,
+        _ => u64::MAX,
+    };
+    let catalog = catalog(&cli.script, budget.clone(), store_memory)?;
     let result = run_command(cli.command, catalog, &budget);
     spinner.clear();
     result
@@ -362,6 +368,7 @@ fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()
             scripts,
             time_limit,
             request_memory,
+            store_memory: _,
         } => {
             let bind: std::net::IpAddr = bind
                 .parse()

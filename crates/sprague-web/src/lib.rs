@@ -123,7 +123,8 @@ pub fn router(catalog: Catalog, limits: Limits) -> Router {
         .layer(axum::middleware::from_fn(log_request))
 }
 
-/// Logs one line per request on stderr: method, path, status and time taken.
+/// Logs one line per request on stderr: method, path, status, time taken, and the memory the
+/// process holds then (when the binary counts it with [`sprague::memory::Counting`]).
 async fn log_request(
     request: axum::extract::Request,
     next: axum::middleware::Next,
@@ -133,9 +134,10 @@ async fn log_request(
     let start = Instant::now();
     let response = next.run(request).await;
     eprintln!(
-        "{method} {path} {} {:.1} ms",
+        "{method} {path} {} {:.1} ms, {} MiB held",
         response.status().as_u16(),
-        start.elapsed().as_secs_f64() * 1e3
+        start.elapsed().as_secs_f64() * 1e3,
+        sprague::memory::live_bytes() >> 20
     );
     response
 }

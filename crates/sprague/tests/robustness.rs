@@ -343,3 +343,20 @@ fn values_too_fine_for_the_arithmetic_are_refused() {
     let report = analysis::partizan::value(&position).unwrap();
     assert_eq!(report.canonical_form, "31905471341/17179869184");
 }
+
+/// Found by the HTTP fuzz: a thermograph kept a server worker busy past its request's limit.
+/// Thermographs now stop with the budget too.
+#[test]
+fn thermographs_stop_with_their_budget() {
+    let catalog = Catalog::default();
+    let deep = catalog
+        .parse_position(&["hackenbush", &"BBR".repeat(15)])
+        .unwrap();
+    let value = deep.to_partizan().unwrap()[0].value().unwrap();
+    let graph = value.thermograph_within(&Budget::unlimited()).unwrap();
+    assert_eq!(graph, value.thermograph());
+    let stopped = Budget::stoppable();
+    stopped.stop();
+    let e = value.thermograph_within(&stopped).err();
+    assert!(matches!(e, Some(sprague::Error::Stopped(_))), "{e:?}");
+}

@@ -43,6 +43,18 @@ struct Valued {
 }
 
 impl Valued {
+    /// The budget of the position's games (all components of one parse share it).
+    fn budget(&self) -> crate::budget::Budget {
+        self.components
+            .first()
+            .map(Component::budget)
+            .unwrap_or_default()
+    }
+
+    /// The thermograph of the whole position, within its budget.
+    fn thermograph(&self) -> Result<crate::partizan::Thermograph> {
+        self.total.thermograph_within(&self.budget())
+    }
     fn of(position: &Position) -> Result<Valued> {
         let components = position.to_partizan()?;
         let values = components
@@ -115,14 +127,15 @@ impl Valued {
 pub fn value(position: &Position) -> Result<PartizanReport> {
     let valued = Valued::of(position)?;
     let total = &valued.total;
+    let graph = valued.thermograph()?;
     Ok(PartizanReport {
         game: position.game(),
         position: position.to_json(),
         outcome: total.outcome(),
         nim_value: total.as_nimber().map(u64::from),
         canonical_form: total.to_string(),
-        mean: total.mean().to_string(),
-        temperature: total.temperature().to_string(),
+        mean: graph.mean.to_string(),
+        temperature: graph.temperature.to_string(),
         left_winning_moves: valued.winning_moves(Side::Left)?,
         right_winning_moves: valued.winning_moves(Side::Right)?,
     })
@@ -226,7 +239,7 @@ pub struct ThermographReport {
 /// As for [`value`].
 pub fn thermograph(position: &Position) -> Result<ThermographReport> {
     let valued = Valued::of(position)?;
-    let graph = valued.total.thermograph();
+    let graph = valued.thermograph()?;
     let wall = |w: &crate::partizan::Trajectory| -> Vec<WallPoint> {
         let mut points: Vec<WallPoint> = w
             .points()

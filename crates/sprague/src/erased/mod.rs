@@ -302,6 +302,10 @@ pub(crate) trait ComponentDyn: Send + Sync {
     fn render(&self) -> String;
     fn value(&self) -> Result<Canonical>;
     fn moves(&self, side: Side) -> Result<Vec<(String, Component)>>;
+    /// When computations on its value stop (the budget of the catalog that built it).
+    fn budget(&self) -> crate::budget::Budget {
+        crate::budget::Budget::unlimited()
+    }
 }
 
 /// A summand of a partizan sum: a position of one partizan game (a Domineering board, a
@@ -313,6 +317,11 @@ impl Component {
     /// The spec of its game.
     pub fn game(&self) -> &str {
         self.0.spec()
+    }
+
+    /// When computations on its value stop.
+    pub fn budget(&self) -> crate::budget::Budget {
+        self.0.budget()
     }
 
     /// The position as JSON.

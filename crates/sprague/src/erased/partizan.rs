@@ -148,6 +148,10 @@ where
         value
     }
 
+    fn budget(&self) -> Budget {
+        self.shared.budget.clone()
+    }
+
     fn moves(&self, side: Side) -> Result<Vec<(String, Component)>> {
         Ok(self
             .shared

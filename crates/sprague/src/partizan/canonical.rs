@@ -264,6 +264,22 @@ impl Canonical {
         self.with(|a, g| Thermal::new(a).thermograph(g))
     }
 
+    /// The thermograph, or [`crate::Error::Stopped`] once `budget` is spent.
+    ///
+    /// # Errors
+    /// As [`crate::budget::Budget::check`].
+    pub fn thermograph_within(&self, budget: &crate::budget::Budget) -> crate::Result<Thermograph> {
+        self.with(|a, g| {
+            let mut thermal = Thermal::within(a, budget.clone());
+            let graph = thermal.thermograph(g);
+            if thermal.is_stopped() {
+                Err(budget.spent().unwrap_or_else(crate::Error::stopped))
+            } else {
+                Ok(graph)
+            }
+        })
+    }
+
     /// The temperature (negative for numbers, as in CGSuite).
     pub fn temperature(&self) -> Dyadic {
         self.thermograph().temperature

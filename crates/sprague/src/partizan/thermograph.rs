@@ -9,6 +9,7 @@
 
 use super::arena::{Arena, GameId};
 use super::dyadic::Dyadic;
+use crate::budget::{Budget, Checker};
 use hashbrown::HashMap;
 
 /// A continuous piecewise-linear function of the temperature `t ≥ −1`, such as one wall of a
@@ -176,6 +177,8 @@ pub struct Thermograph {
 pub struct Thermal<'a> {
     arena: &'a mut Arena,
     graphs: HashMap<GameId, Thermograph>,
+    budget: Option<Checker>,
+    stopped: bool,
 }
 
 impl<'a> Thermal<'a> {
@@ -184,13 +187,41 @@ impl<'a> Thermal<'a> {
         Thermal {
             arena,
             graphs: HashMap::new(),
+            budget: None,
+            stopped: false,
         }
+    }
+
+    /// A calculator on `arena` that gives up once `budget` is spent: its answers are then
+    /// meaningless, and [`Thermal::is_stopped`] says so.
+    pub fn within(arena: &'a mut Arena, budget: Budget) -> Thermal<'a> {
+        Thermal {
+            budget: Some(Checker::new(budget, 16)),
+            ..Thermal::new(arena)
+        }
+    }
+
+    /// Whether the budget ran out (every answer since is a placeholder).
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
     }
 
     /// The thermograph of `g`.
     pub fn thermograph(&mut self, g: GameId) -> Thermograph {
         if let Some(t) = self.graphs.get(&g) {
             return t.clone();
+        }
+        if let Some(budget) = &mut self.budget {
+            self.stopped |= budget.tick().is_err();
+        }
+        if self.stopped {
+            // Unwinds the recursion quickly; the caller throws the answer away.
+            return Thermograph {
+                left: Trajectory::constant(Dyadic::ZERO),
+                right: Trajectory::constant(Dyadic::ZERO),
+                temperature: -Dyadic::ONE,
+                mean: Dyadic::ZERO,
+            };
         }
         let result = self.compute(g);
         self.graphs.insert(g, result.clone());

@@ -196,6 +196,8 @@ impl<G: Impartial> NimValues<G> {
                 }
                 let part = parts[top.part].clone();
                 top.part += 1;
+                // Long option lists of known values are work too (a closed form per part).
+                self.budget.tick()?;
                 if self.memo.contains_key(&part) {
                     continue;
                 }

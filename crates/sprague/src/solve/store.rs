@@ -108,6 +108,11 @@ type Slot = Arc<Mutex<Option<Arc<Solution>>>>;
 pub struct FileStore {
     disk: Disk,
     slots: Mutex<HashMap<String, Slot>>,
+    /// The most bytes of solutions kept in memory (past it the least recently solved are
+    /// dropped; a later query reopens them from disk, or solves them again).
+    memory_cap: u64,
+    /// The solutions kept, oldest first, with their sizes.
+    kept: Mutex<Vec<(String, u64)>>,
 }
 
 impl FileStore {
@@ -116,7 +121,41 @@ impl FileStore {
         FileStore {
             disk,
             slots: Mutex::new(HashMap::new()),
+            memory_cap: u64::MAX,
+            kept: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The same, keeping at most `bytes` of solutions in memory (a server's bound): past it
+    /// the oldest are dropped from memory (queries that hold them keep them until they end).
+    pub fn with_memory_cap(mut self, bytes: u64) -> FileStore {
+        self.memory_cap = bytes;
+        self
+    }
+
+    /// Notes that `spec`'s solution of `bytes` is kept, and drops the oldest others while the
+    /// kept ones pass the cap.
+    fn keep(&self, spec: &str, bytes: u64) {
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|(s, _)| s != spec);
+        kept.push((spec.to_string(), bytes));
+        let mut total: u64 = kept.iter().map(|(_, b)| b).sum();
+        while total > self.memory_cap && kept.len() > 1 {
+            let (oldest, size) = kept.remove(0);
+            total -= size;
+            // Removing the slot, not emptying it: a query solving that game holds its slot's
+            // lock, and a later query simply starts a fresh slot.
+            self.slots
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .remove(&oldest);
+        }
+    }
+
+    /// The specs whose solutions are kept in memory, oldest first.
+    pub fn kept(&self) -> Vec<String> {
+        let kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter().map(|(s, _)| s.clone()).collect()
     }
 
     /// A store in memory only.
@@ -171,6 +210,8 @@ impl Store for FileStore {
         };
         let solution = Arc::new(solution);
         *entry = Some(solution.clone());
+        drop(entry);
+        self.keep(spec, solution.bytes());
         Ok(solution)
     }
 }
@@ -806,6 +847,39 @@ mod tests {
             })
             .unwrap();
         assert!(Arc::ptr_eq(&again, &slow));
+    }
+
+    #[test]
+    fn a_capped_store_keeps_the_newest_solutions_within_its_cap() {
+        let rules = BoardRules::new(3, 3, 3, false).unwrap();
+        let sizes = sizes(&rules);
+        let one = tiered::solve(&rules, Some(1), u64::MAX, &())
+            .unwrap()
+            .bytes();
+        // Room for two solutions, not three.
+        let store = FileStore::memory().with_memory_cap(2 * one + one / 2);
+        let solves = std::sync::atomic::AtomicUsize::new(0);
+        let query = |spec: &str| {
+            store
+                .solution(spec, &sizes, &(), &mut |_| {
+                    solves.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    tiered::solve(&rules, Some(1), u64::MAX, &())
+                })
+                .unwrap()
+        };
+        let first = query("a");
+        query("b");
+        assert_eq!(store.kept(), ["a", "b"]);
+        query("c");
+        assert_eq!(store.kept(), ["b", "c"]);
+        // The query that held "a" still has it; a new query of "a" solves it again (a
+        // store with a directory would reopen its database).
+        assert!(first.bytes() > 0);
+        query("b");
+        assert_eq!(solves.load(std::sync::atomic::Ordering::SeqCst), 3);
+        query("a");
+        assert_eq!(solves.load(std::sync::atomic::Ordering::SeqCst), 4);
+        assert_eq!(store.kept(), ["c", "a"]);
     }
 
     #[test]

@@ -256,6 +256,11 @@ impl std::fmt::Debug for Solution {
 }
 
 impl Solution {
+    /// The bytes its tables hold.
+    pub fn bytes(&self) -> u64 {
+        (self.records.capacity() * 2 + self.offsets.capacity() * 8) as u64
+    }
+
     /// Builds a solution from raw records (for databases). `tier_sizes` gives the layout.
     ///
     /// # Errors
