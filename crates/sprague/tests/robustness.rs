@@ -6,6 +6,7 @@ use sprague::analysis;
 use sprague::budget::Budget;
 use sprague::catalog::{Catalog, Kind};
 use sprague::game::Play;
+use sprague::memory::{Account, Meter};
 use sprague::play::XorShift;
 use std::time::{Duration, Instant};
 
@@ -253,7 +254,11 @@ fn fuzz(cases: usize, seed: u64) {
         } else {
             Play::Normal
         };
-        let budget = Budget::until(Instant::now() + Duration::from_millis(50));
+        // 50 ms and 256 MiB a case, the memory charged to the case's own account.
+        let account = Account::new();
+        let _charged = account.enter();
+        let budget = Budget::until(Instant::now() + Duration::from_millis(50))
+            .with_memory(256 << 20, Meter::Account(account.clone()));
         let catalog = catalog.with_budget(budget);
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             match catalog.parse_position(&words) {
@@ -359,4 +364,30 @@ fn thermographs_stop_with_their_budget() {
     stopped.stop();
     let e = value.thermograph_within(&stopped).err();
     assert!(matches!(e, Some(sprague::Error::Stopped(_))), "{e:?}");
+}
+
+/// The counting allocator (installed in this test binary) charges a computation's bytes to its
+/// account, and a budget capped on that account stops the computation's search.
+#[test]
+fn memory_is_charged_to_the_account_that_allocated_it() {
+    let account = Account::new();
+    {
+        let _charged = account.enter();
+        let held = vec![1u8; 16 << 20];
+        assert!(account.bytes() >= 16 << 20, "{}", account.bytes());
+        drop(held);
+    }
+    assert!(account.bytes() < 1 << 20, "{}", account.bytes());
+    let search = Account::new();
+    let _charged = search.enter();
+    let budget = Budget::stoppable().with_memory(8 << 20, Meter::Account(search.clone()));
+    let catalog = Catalog::default().with_budget(budget);
+    let position = catalog
+        .parse_position(&["grundy", "150", "145", "2", "138", "174", "43"])
+        .unwrap();
+    let e = analysis::value(&position, Play::Misere).err();
+    assert!(
+        matches!(&e, Some(sprague::Error::Stopped(m)) if m.contains("memory limit of 8 MiB")),
+        "{e:?}"
+    );
 }
