@@ -8,6 +8,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 use sprague::analysis::{self, Which};
+use sprague::budget::Budget;
 use sprague::catalog::{Catalog, Settings};
 use sprague::erased::Position as Sum;
 use sprague::game::Play;
@@ -17,6 +18,7 @@ use sprague::progress::Progress;
 use sprague::simd::Simd;
 use sprague::solve::store::{Disk, FileStore};
 use std::path::PathBuf;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -62,42 +64,100 @@ fn play(misere: bool) -> Play {
 }
 
 /// The catalog over the store the CLI uses: `SPRAGUE_DB_DIR` (a directory; empty: memory only),
-/// else the user's cache directory; the values come from Python's `os.environ`.
-fn catalog(db_dir: Option<PathBuf>, xdg_cache: Option<PathBuf>, home: Option<PathBuf>) -> Catalog {
+/// else the user's cache directory; the values come from Python's `os.environ`. Its games stop
+/// when `budget` is stopped.
+fn catalog(
+    db_dir: Option<PathBuf>,
+    xdg_cache: Option<PathBuf>,
+    home: Option<PathBuf>,
+    budget: Budget,
+) -> Catalog {
     Catalog::new(Settings {
         store: Arc::new(FileStore::new(Disk::from_vars(db_dir, xdg_cache, home))),
+        budget,
         ..Settings::default()
     })
 }
 
+/// The stack of the threads that compute (as the server's): the script engine walks nested
+/// values recursively.
+const WORKER_STACK: usize = 64 << 20;
+
+/// Runs `work` on a worker thread while this thread waits with the GIL released, looking at
+/// Python's pending signals every 50 ms, so that Ctrl-C stops any computation: on a signal it
+/// stops every budget in `budgets` (the work ends at its next budget check), waits for the
+/// work, restarts the budgets (the positions that hold them serve again) and raises the
+/// signal's exception, `KeyboardInterrupt`. Signals reach Python's main thread only; called
+/// from another thread this just waits.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    budgets: &[Budget],
+    work: impl FnOnce() -> sprague::Result<T> + Send,
+) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        let worker = std::thread::Builder::new()
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(scope, move || {
+                // The receiver waits until the end: a failed send cannot happen.
+                let _ = sender.send(work());
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a worker thread: {e}")))?;
+        // The receiver is not `Sync`: each wait takes it and hands it back.
+        let mut receiver = receiver;
+        loop {
+            let (back, answer) = py.detach(move || {
+                let answer = receiver.recv_timeout(Duration::from_millis(50));
+                (receiver, answer)
+            });
+            receiver = back;
+            match answer {
+                Ok(result) => return lib(result),
+                Err(RecvTimeoutError::Disconnected) => {
+                    // The work panicked before it answered.
+                    let why = match worker.join() {
+                        Err(panic) => panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_default(),
+                        Ok(()) => String::new(),
+                    };
+                    return Err(PyRuntimeError::new_err(format!(
+                        "the engine failed: {why} (please report this)"
+                    )));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Err(interrupt) = py.check_signals() {
+                for budget in budgets {
+                    budget.stop();
+                }
+                let _ = py.detach(move || receiver.recv());
+                for budget in budgets {
+                    budget.restart();
+                }
+                return Err(interrupt);
+            }
+        }
+    })
+}
+
 /// Forwards the library's progress to a Python callable `callback(event, a, b)` with events
-/// `"start"` (what, total), `"advance"` (done, note) and `"finish"`, at most ten times a second;
-/// and stops the computation on Ctrl-C (Python's pending signals are looked at, at most twenty
-/// times a second, and the exception they raise is kept for [`Callback::finish_with`]).
+/// `"start"` (what, total), `"advance"` (done, note) and `"finish"`, at most ten times a second,
+/// and asks the computation to stop once `budget` is stopped (by [`interruptible`]).
 struct Callback {
     callback: Option<Py<PyAny>>,
     last: Mutex<Option<Instant>>,
-    looked: Mutex<Option<Instant>>,
-    interrupt: Mutex<Option<PyErr>>,
+    budget: Budget,
 }
 
 impl Callback {
-    fn new(callback: Option<Py<PyAny>>) -> Self {
+    fn new(callback: Option<Py<PyAny>>, budget: &Budget) -> Self {
         Callback {
             callback,
             last: Mutex::new(None),
-            looked: Mutex::new(None),
-            interrupt: Mutex::new(None),
-        }
-    }
-
-    /// The run's result as Python sees it: the exception of an interrupt (KeyboardInterrupt)
-    /// when one stopped it, else the library's result.
-    fn finish_with<T>(&self, result: sprague::Result<T>) -> PyResult<T> {
-        let interrupt = self.interrupt.lock().ok().and_then(|mut i| i.take());
-        match interrupt {
-            Some(e) => Err(e),
-            None => lib(result),
+            budget: budget.clone(),
         }
     }
 
@@ -143,40 +203,35 @@ impl Progress for Callback {
     }
 
     fn stop_requested(&self) -> bool {
-        let Ok(mut interrupt) = self.interrupt.lock() else {
-            return false;
-        };
-        if interrupt.is_some() {
-            return true;
-        }
-        {
-            let Ok(mut looked) = self.looked.lock() else {
-                return false;
-            };
-            let now = Instant::now();
-            if looked.is_some_and(|t| now.duration_since(t) < Duration::from_millis(50)) {
-                return false;
-            }
-            *looked = Some(now);
-        }
-        // Signal handlers run on the main thread only; elsewhere this finds nothing.
-        if let Err(e) = Python::attach(|py| py.check_signals()) {
-            *interrupt = Some(e);
-            return true;
-        }
-        false
+        self.budget.is_over()
     }
 }
 
-/// A position of any game of the catalog, or a sum of them, built once from its words.
+/// A position of any game of the catalog, or a sum of them, built once from its words, with
+/// the budgets its games check (one per parse; a sum of two parsed positions holds both), which
+/// an interrupt stops.
 #[pyclass(module = "sprague._sprague", frozen)]
 struct Position {
     sum: Sum,
+    budgets: Vec<Budget>,
 }
 
 impl Position {
-    fn of(sum: Sum) -> Position {
-        Position { sum }
+    /// A position reached from this one (its games, so its budgets).
+    fn next(&self, sum: Sum) -> Position {
+        Position {
+            sum,
+            budgets: self.budgets.clone(),
+        }
+    }
+
+    /// Runs `work` on this position's games, stopped by Ctrl-C.
+    fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce(&Sum) -> sprague::Result<T> + Send,
+    ) -> PyResult<T> {
+        interruptible(py, &self.budgets, || work(&self.sum))
     }
 }
 
@@ -192,9 +247,15 @@ impl Position {
         xdg_cache: Option<PathBuf>,
         home: Option<PathBuf>,
     ) -> PyResult<Position> {
-        let catalog = catalog(db_dir, xdg_cache, home);
-        let sum = py.detach(|| catalog.parse_position(&words));
-        Ok(Position::of(lib(sum)?))
+        let budget = Budget::stoppable();
+        let catalog = catalog(db_dir, xdg_cache, home, budget.clone());
+        let sum = interruptible(py, std::slice::from_ref(&budget), || {
+            catalog.parse_position(&words)
+        })?;
+        Ok(Position {
+            sum,
+            budgets: vec![budget],
+        })
     }
 
     fn __str__(&self) -> String {
@@ -236,8 +297,7 @@ impl Position {
 
     /// The answer of `sprague value --json`.
     fn value(&self, py: Python<'_>, misere: bool) -> PyResult<String> {
-        let answer = py.detach(|| analysis::answer(&self.sum, play(misere)));
-        json(&lib(answer)?)
+        json(&self.run(py, |sum| analysis::answer(sum, play(misere)))?)
     }
 
     /// Every legal move as `(label, position after, outcome, nim value, remoteness)`; the label
@@ -248,7 +308,7 @@ impl Position {
         py: Python<'_>,
         misere: bool,
     ) -> PyResult<Vec<(String, Position, String, Option<u64>, Option<u64>)>> {
-        let rating = lib(py.detach(|| analysis::rate(&self.sum, play(misere), Which::All)))?;
+        let rating = self.run(py, |sum| analysis::rate(sum, play(misere), Which::All))?;
         let parts = self.sum.parts().len();
         Ok(rating
             .moves
@@ -256,7 +316,7 @@ impl Position {
             .map(|m| {
                 (
                     m.label(parts),
-                    Position::of(m.position),
+                    self.next(m.position),
                     format!("{:?}", m.outcome),
                     m.nim_value,
                     m.remoteness,
@@ -276,7 +336,7 @@ impl Position {
         misere: bool,
         component: Option<usize>,
     ) -> PyResult<Position> {
-        let rating = lib(py.detach(|| analysis::rate(&self.sum, play(misere), Which::All)))?;
+        let rating = self.run(py, |sum| analysis::rate(sum, play(misere), Which::All))?;
         let parts = self.sum.parts().len();
         let found = match component {
             Some(c) => rating
@@ -287,26 +347,67 @@ impl Position {
             None => sprague::play::find_move(&rating.moves, parts, text),
         };
         match found {
-            Ok(i) => Ok(Position::of(rating.moves[i].position.clone())),
+            Ok(i) => Ok(self.next(rating.moves[i].position.clone())),
             Err(why) => Err(to_py(sprague::Error::position(self.sum.game(), why))),
         }
     }
 
+    /// Every move of each player of a partizan position as `(side, text, part, position
+    /// after, canonical form after, outcome class after, whether it wins for the mover)`,
+    /// Left's first; `side` is `"L"` or `"R"`, `part` the 0-based summand moved in (sums
+    /// only).
+    #[allow(clippy::type_complexity)]
+    fn partizan_options(
+        &self,
+        py: Python<'_>,
+    ) -> PyResult<
+        Vec<(
+            &'static str,
+            String,
+            Option<usize>,
+            Position,
+            String,
+            String,
+            bool,
+        )>,
+    > {
+        let moves = self.run(py, analysis::partizan::moves)?;
+        let sides = [("L", moves.left_moves), ("R", moves.right_moves)];
+        Ok(sides
+            .into_iter()
+            .flat_map(|(side, options)| options.into_iter().map(move |o| (side, o)))
+            .map(|(side, o)| {
+                (
+                    side,
+                    o.text,
+                    o.component,
+                    self.next(o.after),
+                    o.canonical_form,
+                    format!("{:?}", o.outcome),
+                    o.wins,
+                )
+            })
+            .collect())
+    }
+
     /// The sum of this position and `other`.
     fn add(&self, other: &Position) -> PyResult<Position> {
-        match (&self.sum, &other.sum) {
-            (Sum::Sum(a), Sum::Sum(b)) => {
-                Ok(Position::of(Sum::Sum(a.iter().chain(b).cloned().collect())))
+        let sum = match (&self.sum, &other.sum) {
+            (Sum::Sum(a), Sum::Sum(b)) => Sum::Sum(a.iter().chain(b).cloned().collect()),
+            (Sum::Single(_), _) | (_, Sum::Single(_)) => {
+                return Err(to_py(sprague::Error::Unsupported(
+                    "a board solved whole cannot be summed with another game".into(),
+                )))
             }
-            (Sum::Single(_), _) | (_, Sum::Single(_)) => Err(to_py(sprague::Error::Unsupported(
-                "a board solved whole cannot be summed with another game".into(),
-            ))),
             (a, b) => {
                 let mut parts = lib(a.to_partizan())?;
                 parts.extend(lib(b.to_partizan())?);
-                Ok(Position::of(Sum::Partizan(parts)))
+                Sum::Partizan(parts)
             }
-        }
+        };
+        let mut budgets = self.budgets.clone();
+        budgets.extend(other.budgets.iter().cloned());
+        Ok(Position { sum, budgets })
     }
 }
 
@@ -333,8 +434,9 @@ fn table<'py>(
         }
     };
     let catalog = Catalog::default();
-    let progress = Callback::new(progress);
-    let (name, table) = progress.finish_with(py.detach(|| {
+    let budget = Budget::stoppable();
+    let progress = Callback::new(progress, &budget);
+    let (name, table) = interruptible(py, std::slice::from_ref(&budget), || {
         let (name, heap) = catalog.heap_game(spec)?;
         let options = sprague::heap::rare::Options {
             threads,
@@ -345,7 +447,7 @@ fn table<'py>(
             None => heap.table(to, &progress)?,
         };
         Ok((name, table))
-    }))?;
+    })?;
     let period = table
         .period
         .map(|p| (p.preperiod, p.period, p.certified_at));
@@ -362,11 +464,13 @@ fn period(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<(String, String)> {
     let catalog = Catalog::default();
-    let progress = Callback::new(progress);
-    let (name, search): (String, PeriodSearch) = progress.finish_with(py.detach(|| {
-        let (name, heap) = catalog.heap_game(spec)?;
-        Ok((name, heap.period(max, &progress)?))
-    }))?;
+    let budget = Budget::stoppable();
+    let progress = Callback::new(progress, &budget);
+    let (name, search): (String, PeriodSearch) =
+        interruptible(py, std::slice::from_ref(&budget), || {
+            let (name, heap) = catalog.heap_game(spec)?;
+            Ok((name, heap.period(max, &progress)?))
+        })?;
     Ok((name, json(&PeriodReport::from(&search))?))
 }
 
@@ -388,9 +492,10 @@ fn solve(
     home: Option<PathBuf>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
-    let catalog = catalog(db_dir, xdg_cache, home);
-    let progress = Callback::new(progress);
-    let report = py.detach(|| {
+    let budget = Budget::stoppable();
+    let catalog = catalog(db_dir, xdg_cache, home, budget.clone());
+    let progress = Callback::new(progress, &budget);
+    let report = interruptible(py, std::slice::from_ref(&budget), || {
         let Some(first) = words.first() else {
             return Err(sprague::Error::spec("", "no game given"));
         };
@@ -403,8 +508,8 @@ fn solve(
                 game.spec()
             ))),
         }
-    });
-    json(&progress.finish_with(report)?)
+    })?;
+    json(&report)
 }
 
 /// The nim product of two nimbers below 2^64.

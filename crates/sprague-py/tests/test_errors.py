@@ -82,3 +82,30 @@ def test_ctrl_c_stops_a_long_computation():
         timer.cancel()
     # The engine still answers afterwards.
     assert sprague.period("kayles", max=200).period == 12
+
+
+def _interrupt_soon(seconds=0.5):
+    """A timer that sends this process SIGINT (Python's Ctrl-C) after ``seconds``."""
+    import os
+    import signal
+    import threading
+
+    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def test_ctrl_c_stops_value_and_moves():
+    """A KeyboardInterrupt stops value() and moves() of a game whose search runs long (a misère
+    sum past the SJ rule and quotients), and the games still answer afterwards."""
+    small = sprague.Game("grundy", 7, misere=True)
+    big = small + sprague.Game("grundy", 150, 145, 2, 138, 174, 43, misere=True)
+    for call in (big.value, big.moves):
+        timer = _interrupt_soon()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                call()
+        finally:
+            timer.cancel()
+    # The part parsed on its own shares its budget with the sum: it was restarted.
+    assert small.value().outcome == sprague.value("grundy 7", misere=True).outcome

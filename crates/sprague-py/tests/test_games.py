@@ -29,8 +29,37 @@ def test_sums_with_plus():
     mixed = sprague.Game("domineering:2x2") + sprague.Game("nim 1")
     assert mixed.kind == "partizan"
     assert mixed.value().canonical_form == sprague.value("domineering:2x2 + nim 1").canonical_form
-    with pytest.raises(sprague.UnsupportedError):
-        mixed.moves()
+    # The nim heap moves for both players: 2:1 -> 0 is a move of Left and of Right.
+    with pytest.raises(sprague.SpecError, match="both players"):
+        mixed.play("2:1 -> 0")
+    assert str(mixed.play("2:1 -> 0", side="R")) == "domineering:2x2 ..|.. + nim"
+
+
+def test_partizan_moves_and_play():
+    """Both players' moves of a partizan position with the value after each (Domineering 2×2
+    is ±1: each player's domino leaves the other no move and one of their own); playing them
+    by text, by Option and by the moves of value()."""
+    g = sprague.Game("domineering:2x2")
+    assert g.value().canonical_form == "±1"
+    moves = g.moves()
+    left = [o for o in moves if o.side == "L"]
+    right = [o for o in moves if o.side == "R"]
+    assert len(left) == 2 and len(right) == 2 and moves == left + right
+    assert g.moves(side="left") == left and g.moves("R") == right
+    # Left's vertical domino leaves 1 (Left's next move), so it wins for Left.
+    assert all(o.canonical_form == "1" and o.outcome == "L" and o.wins for o in left)
+    assert all(o.canonical_form == "-1" and o.outcome == "R" and o.wins for o in right)
+    assert all(o.nim_value is None and o.remoteness is None for o in moves)
+    after = g.play(left[0])
+    assert after == left[0].game and after.value().canonical_form == "1"
+    for move in g.value().left_winning_moves:
+        assert move.side == "L" and g.play(move).value().canonical_form == "1"
+    with pytest.raises(sprague.SpecError, match="not a legal move of Left"):
+        g.play(right[0].move, side="L")
+    with pytest.raises(sprague.SpecError, match="a player is"):
+        g.moves(side="up")
+    with pytest.raises(sprague.UnsupportedError, match="side="):
+        sprague.Game("nim 3").moves(side="L")
 
 
 def test_misere_games_play_misere():

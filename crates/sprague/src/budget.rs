@@ -158,6 +158,17 @@ impl Budget {
         }
     }
 
+    /// Clears a stop (and the limit it latched), so that the games holding this budget serve
+    /// again once the stopped computation has ended: a front end that keeps positions between
+    /// calls (the Python package) stops their budget on an interrupt, then restarts it. A
+    /// deadline or memory cap still applies at the next check.
+    pub fn restart(&self) {
+        if let Some(inner) = &self.inner {
+            inner.stopped.store(false, Ordering::Relaxed);
+            inner.spent.store(0, Ordering::Relaxed);
+        }
+    }
+
     /// The bytes left under the memory cap now, if there is one.
     pub fn memory_left(&self) -> Option<u64> {
         let (bytes, meter) = self.inner.as_ref()?.limits.memory.as_ref()?;

@@ -88,16 +88,18 @@ def _store() -> dict:
 
 @dataclass(frozen=True)
 class Move:
-    """A winning move: its text (as ``Game.play`` takes it) and the position it leaves (the
-    CLI's JSON of that position)."""
+    """A winning move: its text (as ``Game.play`` takes it), the position it leaves (the CLI's
+    JSON of that position), the part of a sum it is made in (0-based) and, in partizan
+    positions, the player who makes it (``L`` or ``R``)."""
 
     move: str
     position: Any
     component: Optional[int] = None
+    side: Optional[str] = None
 
     @classmethod
-    def _of(cls, d: dict) -> "Move":
-        return cls(d["move"], d["position"], d.get("component"))
+    def _of(cls, d: dict, side: Optional[str] = None) -> "Move":
+        return cls(d["move"], d["position"], d.get("component"), side)
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,7 @@ class Value:
 
     @classmethod
     def _of(cls, d: dict) -> "Value":
-        moves = lambda key: [Move._of(m) for m in d.get(key) or []]  # noqa: E731
+        moves = lambda key, side=None: [Move._of(m, side) for m in d.get(key) or []]  # noqa: E731
         return cls(
             game=d["game"],
             position=d.get("position"),
@@ -136,8 +138,8 @@ class Value:
             canonical_form=d.get("canonical_form"),
             mean=d.get("mean"),
             temperature=d.get("temperature"),
-            left_winning_moves=moves("left_winning_moves"),
-            right_winning_moves=moves("right_winning_moves"),
+            left_winning_moves=moves("left_winning_moves", "L"),
+            right_winning_moves=moves("right_winning_moves", "R"),
             json=d,
         )
 
@@ -295,13 +297,33 @@ def solve(spec: str, *position: Word, progress: bool = True) -> Solution:
 
 @dataclass(frozen=True)
 class Option:
-    """A legal move from a ``Game``: its text, the game after it and that position's value."""
+    """A legal move from a ``Game``: its text, the game after it and that position's value.
+
+    In partizan positions ``side`` is the player who moves (``L`` or ``R``), ``outcome`` the
+    outcome class after the move (``L``, ``R``, ``N``, ``P``), ``canonical_form`` the value
+    after it and ``wins`` whether the move wins for its player when that player starts.
+    """
 
     move: str
     game: "Game"
     outcome: str
     nim_value: Optional[int]
     remoteness: Optional[int]
+    side: Optional[str] = None
+    canonical_form: Optional[str] = None
+    wins: Optional[bool] = None
+
+
+_SIDES = {"L": "L", "l": "L", "left": "L", "Left": "L", "R": "R", "r": "R", "right": "R", "Right": "R"}
+
+
+def _side(side: Optional[str]) -> Optional[str]:
+    """``L``, ``R`` or ``None`` from the ways a player may be named."""
+    if side is None:
+        return None
+    if side not in _SIDES:
+        raise SpecError(f"a player is 'L' (Left) or 'R' (Right), got {side!r}")
+    return _SIDES[side]
 
 
 class Game:
@@ -348,29 +370,67 @@ class Game:
         """As ``sprague.value``: outcome, nim value (or canonical form) and winning moves."""
         return Value._of(_json.loads(self._position.value(self.misere)))
 
-    def moves(self) -> List[Option]:
-        """Every legal move with the position it leaves and that position's value."""
+    def moves(self, side: Optional[str] = None) -> List[Option]:
+        """Every legal move with the position it leaves and that position's value.
+
+        In a partizan position both players have moves: Left's are listed first, each
+        ``Option`` names its ``side``; ``side="L"`` or ``"R"`` lists one player's only.
+        """
+        side = _side(side)
         if self.kind == "partizan":
-            raise UnsupportedError(
-                "moves() lists the moves of impartial games and boards; for a partizan position "
-                "use value().left_winning_moves / right_winning_moves"
-            )
+            return [
+                Option(
+                    f"{part + 1}:{text}" if part is not None else text,
+                    Game._wrap(after, self.misere),
+                    outcome,
+                    None,
+                    None,
+                    mover,
+                    form,
+                    wins,
+                )
+                for mover, text, part, after, form, outcome, wins in self._position.partizan_options()
+                if side in (None, mover)
+            ]
+        if side is not None:
+            raise UnsupportedError("side= names a player of a partizan game; in this game both players have the same moves")
         return [
             Option(text, Game._wrap(after, self.misere), outcome, nim, remoteness)
             for text, after, outcome, nim, remoteness in self._position.options(self.misere)
         ]
 
-    def play(self, move: Union[str, Move, "Option"]) -> "Game":
+    def play(self, move: Union[str, Move, "Option"], side: Optional[str] = None) -> "Game":
         """The game after ``move``: its text as ``moves()`` lists it (``2:5 -> 3`` names the
         part of a sum), an ``Option`` of ``moves()``, or a ``Move`` of ``value().winning_moves``.
+
+        In a partizan position a move's text may be a move of either player: ``side="L"`` or
+        ``"R"`` says whose (``Option`` and ``Move`` values carry it).
         """
+        side = _side(side)
         if isinstance(move, Option):
-            move = move.move
+            move, side = move.move, side or move.side
+        if self.kind == "partizan":
+            return self._play_partizan(move, side)
         if isinstance(move, Move):
             native = self._position.play(move.move, self.misere, move.component)
         else:
             native = self._position.play(str(move), self.misere)
         return Game._wrap(native, self.misere)
+
+    def _play_partizan(self, move: Union[str, Move], side: Optional[str]) -> "Game":
+        """``play`` in a partizan position: the move of that text (and part, and player)."""
+        if isinstance(move, Move):
+            side = side or move.side
+            text = f"{move.component + 1}:{move.move}" if move.component is not None else move.move
+        else:
+            text = str(move)
+        found = [o for o in self.moves(side) if o.move == text]
+        if not found:
+            whose = {"L": "Left", "R": "Right"}.get(side or "", "either player")
+            raise SpecError(f"'{text}' is not a legal move of {whose} in {self}; moves() lists them")
+        if len({o.side for o in found}) > 1:
+            raise SpecError(f"'{text}' is a move of both players in {self}; say whose with side='L' or 'R'")
+        return found[0].game
 
     def __add__(self, other: "Game") -> "Game":
         if not isinstance(other, Game):

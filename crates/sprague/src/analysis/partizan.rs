@@ -94,6 +94,7 @@ impl Valued {
                     position: position.to_json(),
                     component: (self.components.len() > 1).then_some(i),
                     display: position.to_string(),
+                    after: position,
                     canonical_form: after.to_string(),
                     outcome: after.outcome(),
                     wins,
@@ -155,6 +156,9 @@ pub struct PartizanOption {
     /// The position after the move, as command-line text.
     #[serde(skip)]
     pub display: String,
+    /// The position after the move, to play on from.
+    #[serde(skip)]
+    pub after: Position,
     /// The canonical form after the move.
     pub canonical_form: String,
     /// Its outcome class.

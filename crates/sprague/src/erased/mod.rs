@@ -363,6 +363,12 @@ pub enum Position {
     Partizan(Vec<Component>),
 }
 
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({self})")
+    }
+}
+
 /// Writes `spec words` (or the spec alone when there are no words).
 fn write_game(f: &mut fmt::Formatter<'_>, spec: &str, text: &str) -> fmt::Result {
     f.write_str(spec)?;
