@@ -359,6 +359,20 @@ mod tests {
     }
 
     #[test]
+    fn a_restart_clears_a_stop_but_not_a_deadline() {
+        let budget = Budget::stoppable();
+        let clone = budget.clone();
+        budget.stop();
+        assert!(clone.check().is_err());
+        budget.restart();
+        assert!(clone.check().is_ok());
+        let past = Budget::until(Instant::now() - Duration::from_millis(1));
+        past.stop();
+        past.restart();
+        assert_eq!(past.reason(), Some(Spent::Time));
+    }
+
+    #[test]
     fn a_past_deadline_is_over_and_an_unlimited_budget_never_is() {
         let past = Budget::until(Instant::now() - Duration::from_millis(1));
         assert!(past.is_over());
