@@ -81,6 +81,13 @@ pub fn unsupported_reason(code: &Code) -> Option<String> {
     None
 }
 
+/// Whether [`run`] is the engine for `code`: codes that split heaps (in two) and are inside
+/// the sparse engine. Codes that never split are faster on the bitset engine of
+/// [`crate::heap::Tabulation`] (a few lookups a heap).
+pub fn suits(code: &Code) -> bool {
+    code.splits() && unsupported_reason(code).is_none()
+}
+
 /// Settings of a run.
 #[derive(Clone, Debug)]
 pub struct Options {

@@ -280,8 +280,7 @@ impl HeapValues for HeapSolver {
         progress: &dyn Progress,
     ) -> Option<Result<Table>> {
         let code = self.rules.code()?;
-        // Only splitting codes need the sparse engine; subtraction-like codes are faster here.
-        if !code.splits() || super::rare::unsupported_reason(code).is_some() {
+        if !super::rare::suits(code) {
             return None;
         }
         Some((|| {
