@@ -1555,6 +1555,68 @@ mod tests {
         }
     }
 
+    /// Every octal code of up to three digits (0.x and 4.x) to `to`, on every scan path this
+    /// CPU runs, against the bitset engine of [`crate::heap::Tabulation`].
+    fn every_short_code_on_every_path(to: usize) {
+        for d0 in ["0", "4"] {
+            for x in 1..512u32 {
+                let text = format!("{d0}.{}", format!("{x:03o}").trim_end_matches('0'));
+                let code = Code::parse(&text).unwrap();
+                let expected: Vec<u16> = crate::heap::testing::values_of(&code, to as u64)
+                    .into_iter()
+                    .map(|v| v as u16)
+                    .collect();
+                for path in Simd::available() {
+                    let options = Options {
+                        simd: path,
+                        ..options(1)
+                    };
+                    let got = compute(&code, to, &options, &()).unwrap();
+                    assert_eq!(got, expected, "{text} on {path}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_short_code_agrees_with_the_bitset_engine() {
+        every_short_code_on_every_path(300);
+    }
+
+    /// The same to 2^14. Run with `cargo test --release -p sprague --lib heap::rare --
+    /// --ignored`.
+    #[test]
+    #[ignore]
+    fn every_short_code_agrees_to_2_14() {
+        every_short_code_on_every_path(1 << 14);
+    }
+
+    fn fletcher(values: &[u16]) -> u32 {
+        let (mut a, mut b) = (0u16, 0u16);
+        for &v in values {
+            a = a.wrapping_add(v);
+            b = b.wrapping_add(a);
+        }
+        (u32::from(b) << 16) | u32::from(a)
+    }
+
+    /// 0.6 and 0.007 to 2^18 on every scan path this CPU runs, against ogsolve's checksums.
+    /// Run with `cargo test --release -p sprague --lib heap::rare -- --ignored`.
+    #[test]
+    #[ignore]
+    fn officers_and_treblecross_on_every_path() {
+        for path in Simd::available() {
+            let options = Options {
+                simd: path,
+                ..options(1)
+            };
+            for (text, sum) in [("0.6", 0xC356_8091), ("0.007", 0x8929_B47C)] {
+                let values = compute(&Code::parse(text).unwrap(), 1 << 18, &options, &()).unwrap();
+                assert_eq!(fletcher(&values), sum, "{text} on {path}");
+            }
+        }
+    }
+
     /// 0.007 to 2^18, where values pass 1024, against ogsolve's Fletcher-32 checksum. Run with
     /// `cargo test --release -p sprague --lib heap::rare -- --ignored`.
     #[test]

@@ -161,15 +161,23 @@ impl HeapSolver {
             }
             let len = st.table.len();
             if self.growth == Growth::Sparse {
-                // The table to n, or twice the one there (so that repeated growth costs at
-                // most twice the last table); a period certified on the way fills the rest.
-                let to = n.max(len.saturating_mul(2));
-                let to = if to > n && self.memory_check(to).is_err() {
+                // Twice the table there (so that repeated growth costs at most twice the last
+                // table): with a certificate, doubling until a period is certified (the engine
+                // looks at every doubling) and fills the rest; without one, at least to n.
+                let doubled = len.saturating_mul(2).max(FIRST_STEP);
+                let to = match self.bounds {
+                    Some(_) => doubled,
+                    None => doubled.max(n),
+                };
+                let to = if to > n && self.memory_check(n, to).is_err() {
                     n
                 } else {
                     to
                 };
-                self.memory_check(to)?;
+                if let Err(e) = self.memory_check(n, to) {
+                    // Say what heap n itself would take.
+                    return Err(self.memory_check(n, n).err().unwrap_or(e));
+                }
                 st.grow(to, self.bounds, self.growth, false, &self.budget)?;
                 continue;
             }
@@ -201,22 +209,27 @@ impl HeapSolver {
         }
     }
 
-    /// Whether the sparse engine's table to `to` fits the memory budget and the machine; the
-    /// error says what it would take.
-    fn memory_check(&self, to: u64) -> Result<()> {
+    /// Whether the sparse engine's table to `to`, grown for heap `n`, fits the memory budget
+    /// and the machine; the error says what it would take.
+    fn memory_check(&self, n: u64, to: u64) -> Result<()> {
+        let why = if self.bounds.is_some() {
+            "no period was certified below it"
+        } else {
+            "no period certificate applies to this game"
+        };
         let to = usize::try_from(to)
             .ok()
             .filter(|&t| t <= super::rare::MAX_HEAP)
             .ok_or_else(|| {
                 Error::Limit(format!(
-                    "{}: heap {to} is past the table engine's limit of {} heaps, and no period was certified below it",
+                    "{}: heap {n} needs a table to {to}, past the table engine's limit of {} heaps ({why})",
                     self.spec,
                     super::rare::MAX_HEAP
                 ))
             })?;
         super::rare::check_memory(to, self.budget.memory_left()).map_err(|e| {
             Error::Limit(format!(
-                "{}: heap {to} needs the table to {to} (no period was certified below it): {e}",
+                "{}: heap {n} needs the table to {to} ({why}): {e}",
                 self.spec
             ))
         })
