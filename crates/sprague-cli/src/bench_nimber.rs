@@ -12,6 +12,7 @@
 //! and the `nimber` crate from crates.io. Every method is checked against
 //! [`sprague::nimber::mul_reference`] before it is timed.
 
+use crate::clock::{load_average, thread_cpu_ns as cpu_time_ns};
 use anyhow::{bail, Result};
 use sprague::nimber::{mul_reference, Multiplier, Polynomial};
 use sprague::simd::{cpu_features, cpu_model, Kernel, Simd};
@@ -36,25 +37,6 @@ fn inputs(seed: u64) -> Vec<u64> {
             (z ^ (z >> 31)).max(1)
         })
         .collect()
-}
-
-/// This thread's CPU time in ns, from /proc (ticks of 10 ms); `None` off Linux.
-fn cpu_time_ns() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    Some(ticks * 10_000_000)
-}
-
-/// The load average over one minute, from /proc; `None` off Linux.
-fn load_average() -> Option<String> {
-    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
-    Some(
-        text.split_whitespace()
-            .take(3)
-            .collect::<Vec<_>>()
-            .join(" "),
-    )
 }
 
 /// ns per product, by CPU time and by wall time.

@@ -103,6 +103,54 @@ pub struct ScriptCaps {
 pub enum BenchTarget {
     /// Nim products: latency, throughput and slices, every path beside the peers.
     Nimber,
+    /// Octal games: tables and period searches beside ogsolve (its fastest method), in the
+    /// same run, with checksums compared.
+    Octal,
+}
+
+const BENCH_HELP: &str = "\
+Examples:
+  sprague bench nimber
+  sprague bench octal                             0.6, 0.007, 0.106, 0.16, 0.137, 4.7 (minutes)
+  sprague bench octal --games 0.6,0.007 --size 65536 --peer-methods rc2
+  sprague bench octal --sweep --size 65536        every code 0.1 to 0.777 and 4.1 to 4.777
+  sprague bench octal --json --peer /work/tools/bin/ogsolve";
+
+/// The options of `bench octal`.
+#[derive(Args, Debug)]
+#[command(next_help_heading = "bench octal")]
+pub struct OctalBench {
+    /// Every octal code of up to three digits (0.x and 4.x) at --size (default 262144); prints
+    /// the worst ratios and the median.
+    #[arg(long)]
+    pub sweep: bool,
+    /// The heap size of every game [default: the default set's sizes, 2^20 and 2^22].
+    #[arg(long, value_name = "N")]
+    pub size: Option<String>,
+    /// Only these codes, comma-separated.
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub games: Option<Vec<String>>,
+    /// The peer's binary (beling's ogsolve).
+    #[arg(long, value_name = "PATH", default_value = "ogsolve")]
+    pub peer: std::path::PathBuf,
+    /// The peer's methods to try; the fastest is the reference.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "rc2,rc,naive"
+    )]
+    pub peer_methods: Vec<String>,
+    /// Stop a peer run past this many CPU seconds (its time is then a lower bound).
+    #[arg(long, value_name = "S", default_value = "600")]
+    pub peer_max_seconds: String,
+    /// sprague's worker threads, comma-separated counts each run in turn [default: 1,2 on
+    /// two cores or more; the sweep: 1].
+    #[arg(long, value_name = "N", value_delimiter = ',')]
+    pub threads: Option<Vec<String>>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The counting problems of `count`.
@@ -347,13 +395,16 @@ pub enum Command {
         seed: Option<u64>,
     },
     /// Time the engine's kernels on this CPU beside their peers.
+    #[command(after_help = BENCH_HELP)]
     Bench {
         /// What to time.
         #[arg(value_enum)]
         target: BenchTarget,
         /// Force one instruction-set path (auto, portable, avx2, avx2-vpclmul, avx512).
-        #[arg(long, hide = true, value_name = "PATH")]
+        #[arg(long, value_name = "PATH")]
         simd: Option<String>,
+        #[command(flatten)]
+        octal: OctalBench,
     },
     /// How two partizan (or impartial) positions compare: <, >, = or || (confused).
     #[command(

@@ -97,6 +97,64 @@ fn number(text: &str, what: &str) -> Result<u64> {
     parse_u64(text, what).map_err(bad)
 }
 
+/// The settings of `bench octal` from its flags.
+fn octal_settings(
+    flags: crate::cli::OctalBench,
+    simd: sprague::simd::Simd,
+) -> Result<crate::bench_octal::Settings> {
+    let size = match &flags.size {
+        Some(text) => Some(number(text, "--size")?),
+        None => None,
+    };
+    let seconds: f64 = flags
+        .peer_max_seconds
+        .parse()
+        .ok()
+        .filter(|s: &f64| s.is_finite() && *s > 0.0)
+        .ok_or_else(|| {
+            bad(format!(
+                "--peer-max-seconds must be a positive number of seconds, got {}",
+                flags.peer_max_seconds
+            ))
+        })?;
+    let threads = match &flags.threads {
+        Some(list) => list
+            .iter()
+            .map(|t| match number(t, "--threads")? {
+                t @ 1..=2 => Ok(t as usize),
+                t => Err(bad(format!("--threads must be 1 or 2, got {t}"))),
+            })
+            .collect::<Result<Vec<_>>>()?,
+        None if flags.sweep => vec![1],
+        None => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            if cores >= 2 {
+                vec![1, 2]
+            } else {
+                vec![1]
+            }
+        }
+    };
+    for method in &flags.peer_methods {
+        if !["naive", "rc", "rcs", "rc2", "rc2s"].contains(&method.as_str()) {
+            return Err(bad(format!(
+                "--peer-methods takes naive, rc, rcs, rc2 and rc2s, got '{method}'"
+            )));
+        }
+    }
+    Ok(crate::bench_octal::Settings {
+        sweep: flags.sweep,
+        size,
+        games: flags.games,
+        peer: flags.peer,
+        peer_methods: flags.peer_methods,
+        peer_max_seconds: seconds,
+        threads,
+        simd,
+        json: flags.json,
+    })
+}
+
 /// The largest `--max-order`: its table takes 4·N² bytes (1 GiB).
 const MAX_ORDER: u64 = 1 << 14;
 
@@ -302,8 +360,9 @@ fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()
             json,
         } => nimber(op, &args, batch, json),
         Command::Bench {
-            target: BenchTarget::Nimber,
+            target,
             simd,
+            octal,
         } => {
             let simd = match simd {
                 Some(text) => text
@@ -311,7 +370,22 @@ fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()
                     .map_err(|e: sprague::simd::ParseSimdError| bad(e.to_string()))?,
                 None => sprague::simd::Simd::Auto,
             };
-            crate::bench_nimber::run(simd)
+            match target {
+                BenchTarget::Nimber => {
+                    if octal.sweep
+                        || octal.size.is_some()
+                        || octal.games.is_some()
+                        || octal.threads.is_some()
+                        || octal.json
+                    {
+                        return Err(bad(
+                            "--sweep, --size, --games, --threads and --json are for 'bench octal'",
+                        ));
+                    }
+                    crate::bench_nimber::run(simd)
+                }
+                BenchTarget::Octal => crate::bench_octal::run(&octal_settings(octal, simd)?),
+            }
         }
         Command::Josephus {
             n,

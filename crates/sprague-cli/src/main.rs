@@ -1,7 +1,9 @@
 //! The `sprague` command line: parse, call the library, format. No game logic lives here.
 
 mod bench_nimber;
+mod bench_octal;
 mod cli;
+mod clock;
 mod commands;
 mod error;
 mod output;

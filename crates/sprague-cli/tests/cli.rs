@@ -195,6 +195,79 @@ fn bench_nimber_refuses_unknown_and_unavailable_paths() {
 }
 
 #[test]
+fn bench_octal_compares_checksums_with_the_peer() {
+    // Without the peer: sprague's figures, and a note that the peer is missing.
+    let alone = sprague(&[
+        "bench",
+        "octal",
+        "--games",
+        "0.6,4.7",
+        "--size",
+        "3000",
+        "--threads",
+        "1",
+        "--json",
+        "--peer",
+        "/nonexistent/ogsolve",
+    ]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    assert!(alone.stderr.contains("is missing"), "{}", alone.stderr);
+    let report: serde_json::Value = serde_json::from_str(&alone.stdout).unwrap();
+    assert_eq!(report["peer"], "missing");
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    // 4.7: G(n) = 1 for odd n, 2 for even n ≥ 2 (period 2 from 1).
+    assert_eq!(rows[1]["ours"][0]["last"], 2);
+    assert!(rows[1]["period"]["result"]
+        .as_str()
+        .unwrap()
+        .contains("period 2 from 1"));
+    // A peer whose values differ (its checksum is wrong) fails the run; one that agrees passes.
+    let dir = std::env::temp_dir().join(format!("sprague-bench-peer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let checksum = rows[0]["ours"][0]["checksum"].as_str().unwrap().to_string();
+    for (sum, code) in [("0", 1), (checksum.as_str(), 0)] {
+        let peer = dir.join(format!("peer-{sum}"));
+        std::fs::write(
+            &peer,
+            format!("#!/bin/sh\necho \" nimber of 3000: 1  checksum: {sum}\"\n"),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&peer, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let run = sprague(&[
+            "bench",
+            "octal",
+            "--games",
+            "0.6",
+            "--size",
+            "3000",
+            "--threads",
+            "1",
+            "--peer-methods",
+            "rc2",
+            "--peer",
+            peer.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, code, "{}\n{}", run.stdout, run.stderr);
+        if code == 1 {
+            assert!(run
+                .stderr
+                .contains("values differ from the peer's on 0.6 to 3000"));
+        } else {
+            assert!(run.stdout.contains("median ratio"), "{}", run.stdout);
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_bad_input(&["bench", "octal", "--games", "0.x"], "not an octal code");
+    assert_bad_input(
+        &["bench", "octal", "--threads", "3"],
+        "--threads must be 1 or 2",
+    );
+    assert_bad_input(&["bench", "nimber", "--sweep"], "are for 'bench octal'");
+}
+
+#[test]
 fn ruler_winning_moves_leave_sorted_heads() {
     let v = sprague_json(&["value", "ruler", "5", "8", "10", "11", "13", "--json"]);
     assert_eq!(v["nim_value"], 11);

@@ -264,7 +264,7 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 /// A heap game over `rules`, with its table for `table` and `period`.
 fn heap(settings: &Settings, spec: impl Into<String>, rules: Arc<dyn HeapRules>) -> GameRef {
     let spec = spec.into();
-    let game = HeapGame::new(spec.clone(), rules);
+    let game = HeapGame::new(spec.clone(), rules).with_budget(settings.budget.clone());
     let values: Arc<dyn HeapValues> = game.solver().clone();
     Arc::new(ImpartialGame::with_heap(spec, game, values).with_budget(settings.budget.clone()))
 }

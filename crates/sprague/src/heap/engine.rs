@@ -77,6 +77,14 @@ impl Tabulation {
         self.values.is_empty()
     }
 
+    /// Replaces the values by `values`, computed elsewhere (the sparse engine of
+    /// [`super::rare`]); later extensions list options heap by heap, so callers extend such a
+    /// table by computing it again.
+    pub(crate) fn adopt(&mut self, values: Vec<u32>) {
+        self.values = values;
+        self.code = None;
+    }
+
     /// Computes values up to heap `to` inclusive (nothing if already there).
     ///
     /// # Errors

@@ -42,6 +42,14 @@ impl HeapGame {
         }
     }
 
+    /// The same game, whose solver stops its computations when `budget` is spent.
+    pub fn with_budget(self, budget: crate::budget::Budget) -> Self {
+        let solver = HeapSolver::new(self.solver.spec(), self.solver.rules().clone());
+        HeapGame {
+            solver: Arc::new(solver.with_budget(budget)),
+        }
+    }
+
     /// The shared solver: the table, the period, and the values of single heaps.
     pub fn solver(&self) -> &Arc<HeapSolver> {
         &self.solver

@@ -81,6 +81,13 @@ pub fn unsupported_reason(code: &Code) -> Option<String> {
     None
 }
 
+/// Whether [`run`] is the engine for `code`: codes that split heaps (in two) and are inside
+/// the sparse engine. Codes that never split are faster on the bitset engine of
+/// [`crate::heap::Tabulation`] (a few lookups a heap).
+pub fn suits(code: &Code) -> bool {
+    code.splits() && unsupported_reason(code).is_none()
+}
+
 /// Settings of a run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -95,6 +102,9 @@ pub struct Options {
     pub stop_after: Option<usize>,
     /// Force the naive computation (for tests and comparisons).
     pub naive_only: bool,
+    /// Stop once a period is certified (the engine looks at every doubling of its table),
+    /// leaving the values computed so far instead of filling them in to `to`.
+    pub until_period: bool,
     /// The instruction-set path of the pair scans ([`Simd::Auto`]: the best this CPU runs).
     pub simd: Simd,
 }
@@ -107,6 +117,7 @@ impl Default for Options {
             checkpoint_interval: Duration::from_secs(60),
             stop_after: None,
             naive_only: false,
+            until_period: false,
             simd: Simd::Auto,
         }
     }
@@ -684,29 +695,33 @@ impl Engine {
                     break;
                 }
             }
-            let mut want = WantTable([0; TABLE_BITS / 16]);
-            let mut remaining = 0;
-            for (w, &u) in unseen[..words].iter().enumerate() {
-                let below = if c >= (w + 1) * 64 {
-                    u
-                } else if c > w * 64 {
-                    u & ((1u64 << (c - w * 64)) - 1)
-                } else {
-                    0
-                };
-                remaining += below.count_ones() as usize;
-                if w < TABLE_BITS / 64 {
-                    for (i, part) in want.0[4 * w..4 * w + 4].iter_mut().enumerate() {
-                        *part = (below >> (16 * i)) as u16;
+            let (mut want, mut remaining) = wanted_below(&unseen[..words], c);
+            // The first pairs of a scan find most of many missing values: mark them plainly
+            // (a store each), and scan for the fewer values left, each of which costs the
+            // scan a branch and updates of its tables.
+            let order = self.scan_order.choose();
+            let mut plain = [0usize; 2];
+            if remaining > PLAIN_WHEN_MISSING {
+                for (i, &t) in self.splits.iter().enumerate().take(2) {
+                    if n < t + 2 {
+                        continue;
                     }
+                    let s = n - t;
+                    let last = if unequal { (s - 1) / 2 } else { s / 2 };
+                    let start = order.start(last);
+                    let end = (start + PLAIN_SCAN - 1).min(last);
+                    mark_plain(&mut self.seen[..], &self.values, s, start, end);
+                    plain[i] = end + 1 - start;
                 }
+                unseen_words(&self.seen[..], &mut unseen[..words]);
+                (want, remaining) = wanted_below(&unseen[..words], c);
             }
             self.stats.missing_values += remaining as u64;
             if remaining == 0 {
                 return c;
             }
             let seen = &mut self.seen[..];
-            for &t in &self.splits {
+            for (i, &t) in self.splits.iter().enumerate() {
                 if n < t + 2 || remaining == 0 {
                     continue;
                 }
@@ -715,10 +730,11 @@ impl Engine {
                 // One thread: sharing this scan (chunks taken in turn, found values cleared in
                 // an atomic table) was measured slower on this shared two-core machine, since
                 // most scans end within a few thousand pairs.
-                let (cap, order, path) = (self.cap, self.scan_order.choose(), self.simd);
+                let (cap, path) = (self.cap, self.simd);
                 let start = order.start(last);
-                let mut scanned = 0;
-                for (from, to) in [(start, last), (1, start - 1)] {
+                let marked = plain.get(i).copied().unwrap_or(0);
+                let mut scanned = marked;
+                for (from, to) in [(start + marked, last), (1, start - 1)] {
                     if remaining == 0 {
                         break;
                     }
@@ -882,8 +898,14 @@ fn mark_pairs(
         return;
     }
     // Measured on 0.007 to 2^16 on an AVX2 machine (Zen 3): marking every pair took 0.83 s,
-    // scanning with AVX2 gathers 1.16 s. The AVX-512 table lookups are fast enough to win.
-    if simd == Simd::Avx512 && WantTable::fits(cap) && last - first >= 4 * PLAIN_PAIRS {
+    // scanning with AVX2 gathers 1.16 s. The AVX-512 table lookups, and the AVX2 byte-table
+    // lookups of values below 1024, are fast enough to win.
+    let scans_fast = match simd {
+        Simd::Avx512 => WantTable::fits(cap),
+        Simd::Avx2 => cap <= 1024,
+        _ => false,
+    };
+    if scans_fast && last - first >= 4 * PLAIN_PAIRS {
         // The first pairs find most values: mark them plainly. The rest mostly repeat a value
         // already seen: test them a block at a time against the few values not yet seen, and
         // mark only the new ones.
@@ -1002,6 +1024,33 @@ fn mark_rare(
         None => run(seen, rare, rare_values),
     }
 }
+
+/// The values below `c` among `unseen` (bits by 64-value words) as a table, and their number.
+fn wanted_below(unseen: &[u64], c: usize) -> (WantTable, usize) {
+    let mut want = WantTable([0; TABLE_BITS / 16]);
+    let mut remaining = 0;
+    for (w, &u) in unseen.iter().enumerate() {
+        let below = if c >= (w + 1) * 64 {
+            u
+        } else if c > w * 64 {
+            u & ((1u64 << (c - w * 64)) - 1)
+        } else {
+            0
+        };
+        remaining += below.count_ones() as usize;
+        if w < TABLE_BITS / 64 {
+            for (i, part) in want.0[4 * w..4 * w + 4].iter_mut().enumerate() {
+                *part = (below >> (16 * i)) as u16;
+            }
+        }
+    }
+    (want, remaining)
+}
+
+/// Pairs a sparse scan marks plainly before it looks for the values still missing, when more
+/// than [`PLAIN_WHEN_MISSING`] are.
+const PLAIN_SCAN: usize = 256;
+const PLAIN_WHEN_MISSING: usize = 8;
 
 /// Writes to `out[w]` the bits of the values `64w..64w + 64` whose `seen` byte is 0 (bytes
 /// are 0 or 1).
@@ -1226,7 +1275,8 @@ fn run_loop(
     while engine.values.len() <= to {
         if bounds.is_some() && engine.values.len() == next_check {
             next_check *= 2;
-            if let Some(period) = certify(engine, to) {
+            let fill_to = if options.until_period { usize::MAX } else { to };
+            if let Some(period) = certify(engine, fill_to) {
                 return Ok(Some(period));
             }
         }
@@ -1501,6 +1551,68 @@ mod tests {
                     hits.len() < stop_after
                 });
                 prop_assert_eq!(&(looked, hits, want), &plain, "path {}", path);
+            }
+        }
+    }
+
+    /// Every octal code of up to three digits (0.x and 4.x) to `to`, on every scan path this
+    /// CPU runs, against the bitset engine of [`crate::heap::Tabulation`].
+    fn every_short_code_on_every_path(to: usize) {
+        for d0 in ["0", "4"] {
+            for x in 1..512u32 {
+                let text = format!("{d0}.{}", format!("{x:03o}").trim_end_matches('0'));
+                let code = Code::parse(&text).unwrap();
+                let expected: Vec<u16> = crate::heap::testing::values_of(&code, to as u64)
+                    .into_iter()
+                    .map(|v| v as u16)
+                    .collect();
+                for path in Simd::available() {
+                    let options = Options {
+                        simd: path,
+                        ..options(1)
+                    };
+                    let got = compute(&code, to, &options, &()).unwrap();
+                    assert_eq!(got, expected, "{text} on {path}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_short_code_agrees_with_the_bitset_engine() {
+        every_short_code_on_every_path(300);
+    }
+
+    /// The same to 2^14. Run with `cargo test --release -p sprague --lib heap::rare --
+    /// --ignored`.
+    #[test]
+    #[ignore]
+    fn every_short_code_agrees_to_2_14() {
+        every_short_code_on_every_path(1 << 14);
+    }
+
+    fn fletcher(values: &[u16]) -> u32 {
+        let (mut a, mut b) = (0u16, 0u16);
+        for &v in values {
+            a = a.wrapping_add(v);
+            b = b.wrapping_add(a);
+        }
+        (u32::from(b) << 16) | u32::from(a)
+    }
+
+    /// 0.6 and 0.007 to 2^18 on every scan path this CPU runs, against ogsolve's checksums.
+    /// Run with `cargo test --release -p sprague --lib heap::rare -- --ignored`.
+    #[test]
+    #[ignore]
+    fn officers_and_treblecross_on_every_path() {
+        for path in Simd::available() {
+            let options = Options {
+                simd: path,
+                ..options(1)
+            };
+            for (text, sum) in [("0.6", 0xC356_8091), ("0.007", 0x8929_B47C)] {
+                let values = compute(&Code::parse(text).unwrap(), 1 << 18, &options, &()).unwrap();
+                assert_eq!(fletcher(&values), sum, "{text} on {path}");
             }
         }
     }

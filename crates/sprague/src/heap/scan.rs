@@ -149,6 +149,25 @@ pub(crate) fn scan_pairs(
             }
         }
         #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 | Simd::Avx512 if crate::simd::Simd::Avx2.is_available() && cap <= 1024 => {
+            // SAFETY: the CPU reports AVX2 (checked just above, a cached test), the bounds were
+            // asserted above, and every value is below cap (the caller's promise).
+            let (next, stopped) = unsafe {
+                if cap <= 256 {
+                    avx2::scan_small::<2>(values, s, first, last, want, &mut hit)
+                } else if cap <= 512 {
+                    avx2::scan_small::<4>(values, s, first, last, want, &mut hit)
+                } else {
+                    avx2::scan_small::<8>(values, s, first, last, want, &mut hit)
+                }
+            };
+            if stopped {
+                (next, true)
+            } else {
+                generic_scan(values, s, next, last, want, &mut hit, find_in_table)
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
         Simd::Avx2 | Simd::Avx512 if crate::simd::Simd::Avx2.is_available() => {
             // SAFETY: the CPU reports AVX2 (checked just above, a cached test).
             unsafe { avx2_scan(values, s, first, last, want, &mut hit) }
@@ -427,6 +446,192 @@ mod avx2 {
             a += BLOCK;
         }
         Err(a)
+    }
+
+    /// The block part of [`super::scan_pairs`] for values below 128·K (K = 2, 4 or 8): 64
+    /// pairs per step; each XOR's low byte is looked up in K 16-byte `vpshufb` tables held in
+    /// registers (kept equal to `want`), the one of its bits 7–9. Returns where it stopped and
+    /// whether `hit` asked to stop (the returned index is then one past the stopping pair).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2; `1 ≤ first`, `last ≤ s / 2`, `s ≤ values.len()`, and every
+    /// value must be below 128·K.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn scan_small<const K: usize>(
+        values: &[u16],
+        s: usize,
+        first: usize,
+        last: usize,
+        want: &mut WantTable,
+        hit: &mut impl FnMut(u16) -> bool,
+    ) -> (usize, bool) {
+        const { assert!(K == 2 || K == 4 || K == 8) };
+        assert!(first >= 1 && last <= s / 2 && s <= values.len());
+        // SAFETY: this function runs only where the CPU supports AVX2 (its own contract).
+        let mut tables = unsafe { super::avx2_bytes::tables::<K>(want) };
+        // Reverses the eight words of each 128-bit half.
+        let reverse = _mm256_setr_epi8(
+            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6,
+            7, 4, 5, 2, 3, 0, 1,
+        );
+        let iota = _mm256_setr_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15,
+        );
+        let bits = _mm256_setr_epi8(
+            1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+            -128, 1, 2, 4, 8, 16, 32, 64, -128,
+        );
+        let nibble = _mm256_set1_epi8(15);
+        let low_byte = _mm256_set1_epi16(255);
+        // The hit lanes of the 32 pairs from `a`.
+        macro_rules! block {
+            ($a:expr) => {{
+                let a: usize = $a;
+                // SAFETY: a + 31 ≤ last < s ≤ values.len(), and s − a − 31 ≥ s − last ≥ 0 with
+                // s − a ≤ s − 1 < values.len() as a ≥ first ≥ 1 (asserted above; the loops
+                // below keep a + 31 ≤ last).
+                let (low0, low1, high0, high1) = unsafe {
+                    let p = values.as_ptr();
+                    (
+                        _mm256_loadu_si256(p.add(a).cast()),
+                        _mm256_loadu_si256(p.add(a + 16).cast()),
+                        _mm256_loadu_si256(p.add(s - a - 15).cast()),
+                        _mm256_loadu_si256(p.add(s - a - 31).cast()),
+                    )
+                };
+                let x0 = _mm256_xor_si256(
+                    low0,
+                    _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high0, reverse)),
+                );
+                let x1 = _mm256_xor_si256(
+                    low1,
+                    _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high1, reverse)),
+                );
+                // The 32 low bytes in order (the pack interleaves the halves of x0 and x1).
+                let x = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(
+                    _mm256_and_si256(x0, low_byte),
+                    _mm256_and_si256(x1, low_byte),
+                ));
+                let lo = _mm256_and_si256(x, nibble);
+                let bit = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16::<4>(x), nibble));
+                // The table of bits 7–9: bit 7 is the top bit of x, which blendv reads.
+                let row = match K {
+                    2 => _mm256_blendv_epi8(
+                        _mm256_shuffle_epi8(tables[0], lo),
+                        _mm256_shuffle_epi8(tables[1], lo),
+                        x,
+                    ),
+                    _ => {
+                        // Bits 8 and 9 as bytes, moved to each byte's top bit for blendv.
+                        let high = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(
+                            _mm256_srli_epi16::<8>(x0),
+                            _mm256_srli_epi16::<8>(x1),
+                        ));
+                        // Tables t and t + 1 by bit 7, then pairs of those by bits 8 and 9
+                        // (indices taken mod K: a K = 4 build never reads the others).
+                        macro_rules! pick {
+                            ($t:expr) => {
+                                _mm256_blendv_epi8(
+                                    _mm256_shuffle_epi8(tables[$t % K], lo),
+                                    _mm256_shuffle_epi8(tables[($t + 1) % K], lo),
+                                    x,
+                                )
+                            };
+                        }
+                        macro_rules! four {
+                            ($t:expr) => {
+                                _mm256_blendv_epi8(
+                                    pick!($t),
+                                    pick!($t + 2),
+                                    _mm256_slli_epi16::<7>(high),
+                                )
+                            };
+                        }
+                        if K == 4 {
+                            four!(0)
+                        } else {
+                            _mm256_blendv_epi8(four!(0), four!(4), _mm256_slli_epi16::<6>(high))
+                        }
+                    }
+                };
+                let found = _mm256_and_si256(row, bit);
+                !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(found, _mm256_setzero_si256())) as u32)
+            }};
+        }
+        macro_rules! hits {
+            ($a:expr, $mask:expr) => {{
+                let a: usize = $a;
+                let mut mask: u32 = $mask;
+                while mask != 0 {
+                    let lane = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    let value = values[a + lane] ^ values[s - a - lane];
+                    // An earlier lane (or block) may have found the same value.
+                    if !want.contains(value) {
+                        continue;
+                    }
+                    want.remove(value);
+                    // Clear bit (value >> 4) & 7 of byte value & 15 of table value >> 7, in the
+                    // register.
+                    let row = _mm256_cmpeq_epi8(iota, _mm256_set1_epi8((value & 15) as i8));
+                    let clear =
+                        _mm256_and_si256(row, _mm256_set1_epi8((1u8 << ((value >> 4) & 7)) as i8));
+                    let t = &mut tables[usize::from(value >> 7) % K];
+                    *t = _mm256_andnot_si256(clear, *t);
+                    if !hit(value) {
+                        return (a + lane + 1, true);
+                    }
+                }
+            }};
+        }
+        let mut a = first;
+        // Two blocks per test: hits are rare once the first values are found.
+        while a + 63 <= last {
+            let (m0, m1) = (block!(a), block!(a + 32));
+            if m0 | m1 != 0 {
+                hits!(a, m0);
+                hits!(a + 32, m1);
+            }
+            a += 64;
+        }
+        while a + 31 <= last {
+            let m = block!(a);
+            if m != 0 {
+                hits!(a, m);
+            }
+            a += 32;
+        }
+        (a, false)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2_bytes {
+    use super::WantTable;
+    use std::arch::x86_64::*;
+
+    /// The wanted values below 128·K as K byte tables for `vpshufb`: byte `lo` of table `t`
+    /// has bit `b` set when `128·t + 16·b + lo` is wanted; each table repeated in both 128-bit
+    /// halves.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn tables<const K: usize>(want: &WantTable) -> [__m256i; K] {
+        let mut bytes = [[0u8; 16]; K];
+        for (w, &word) in want.0[..8 * K].iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let lo = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                bytes[w >> 3][lo] |= 1 << (w & 7);
+            }
+        }
+        // SAFETY: each table is 16 bytes, read unaligned.
+        bytes.map(|b| unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(b.as_ptr().cast())) })
     }
 }
 

@@ -5,6 +5,7 @@ use super::code::{Code, LEAVE_NONE, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO};
 use super::{
     find_period, HeapRules, HeapValues, MoveBounds, PeriodSearch, Periodicity, Table, Tabulation,
 };
+use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::game::Listing;
 use crate::progress::Progress;
@@ -21,6 +22,16 @@ struct State {
     period: Option<Periodicity>,
 }
 
+/// How a solver's table grows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Growth {
+    /// Heap by heap on [`Tabulation`]'s engine, up to a fixed size without a period.
+    Table,
+    /// By the sparse engine of [`super::rare`] (codes that split heaps in two), computed again
+    /// to at least twice the size each time; bounded by the memory and time budget only.
+    Sparse,
+}
+
 impl State {
     /// G(n), from the table or the certified period.
     fn get(&self, n: u64) -> Option<u64> {
@@ -33,9 +44,34 @@ impl State {
         values.get(i as usize).map(|&g| g as u64)
     }
 
-    /// Extends the table to `to` and looks for a period if none is known.
-    fn grow(&mut self, to: u64, bounds: Option<MoveBounds>, progress: &dyn Progress) -> Result<()> {
-        self.table.extend_to(to, progress)?;
+    /// Extends the table to `to` and looks for a period if none is known. With `until_period`
+    /// the sparse engine may stop before `to`, once a period is certified.
+    fn grow(
+        &mut self,
+        to: u64,
+        bounds: Option<MoveBounds>,
+        growth: Growth,
+        until_period: bool,
+        progress: &dyn Progress,
+    ) -> Result<()> {
+        match (growth, self.table.rules().code()) {
+            (Growth::Sparse, Some(code)) if to >= self.table.len() => {
+                let code = code.clone();
+                let to = usize::try_from(to)
+                    .map_err(|_| Error::Limit(format!("a table to {to} does not fit in memory")))?;
+                let options = super::rare::Options {
+                    until_period,
+                    ..super::rare::Options::default()
+                };
+                let run = super::rare::run(&code, to, &options, progress)?;
+                self.table
+                    .adopt(run.values.into_iter().map(u32::from).collect());
+                if self.period.is_none() {
+                    self.period = run.period;
+                }
+            }
+            _ => self.table.extend_to(to, progress)?,
+        }
         if let (None, Some(b)) = (self.period, bounds) {
             self.period = find_period(self.table.values(), b);
         }
@@ -51,6 +87,8 @@ pub struct HeapSolver {
     rules: Arc<dyn HeapRules>,
     bounds: Option<MoveBounds>,
     auto_limit: u64,
+    growth: Growth,
+    budget: Budget,
     state: Mutex<State>,
 }
 
@@ -58,6 +96,10 @@ impl HeapSolver {
     /// A solver for `rules`, named `spec` in messages.
     pub fn new(spec: impl Into<String>, rules: Arc<dyn HeapRules>) -> Self {
         let bounds = rules.certificate();
+        let growth = match rules.code() {
+            Some(code) if super::rare::suits(code) => Growth::Sparse,
+            _ => Growth::Table,
+        };
         let auto_limit = match rules.code() {
             Some(c) if c.max_heaps() >= 3 => 1 << 11,
             Some(c) if c.splits() => 1 << 15,
@@ -68,12 +110,21 @@ impl HeapSolver {
             spec: spec.into(),
             bounds,
             auto_limit,
+            growth,
+            budget: Budget::unlimited(),
             state: Mutex::new(State {
                 table: Tabulation::new(rules.clone()),
                 period: rules.known_period(),
             }),
             rules,
         }
+    }
+
+    /// The same solver, whose computations for [`HeapSolver::nim_value`] and
+    /// [`HeapSolver::options_with_value`] stop when `budget` is spent (its time or memory).
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
     }
 
     /// The game's spec.
@@ -86,9 +137,10 @@ impl HeapSolver {
         &self.rules
     }
 
-    /// The largest heap evaluated by tabulation alone when no period is certified.
-    pub fn auto_limit(&self) -> u64 {
-        self.auto_limit
+    /// The largest heap evaluated by tabulation alone when no period is certified, or `None`
+    /// when only the memory and time budget bound it (codes on the sparse engine).
+    pub fn auto_limit(&self) -> Option<u64> {
+        (self.growth == Growth::Table).then_some(self.auto_limit)
     }
 
     /// The certified period found so far, if any.
@@ -108,6 +160,27 @@ impl HeapSolver {
                 return Ok(st);
             }
             let len = st.table.len();
+            if self.growth == Growth::Sparse {
+                // Twice the table there (so that repeated growth costs at most twice the last
+                // table): with a certificate, doubling until a period is certified (the engine
+                // looks at every doubling) and fills the rest; without one, at least to n.
+                let doubled = len.saturating_mul(2).max(FIRST_STEP);
+                let to = match self.bounds {
+                    Some(_) => doubled,
+                    None => doubled.max(n),
+                };
+                let to = if to > n && self.memory_check(n, to).is_err() {
+                    n
+                } else {
+                    to
+                };
+                if let Err(e) = self.memory_check(n, to) {
+                    // Say what heap n itself would take.
+                    return Err(self.memory_check(n, n).err().unwrap_or(e));
+                }
+                st.grow(to, self.bounds, self.growth, false, &self.budget)?;
+                continue;
+            }
             if len > self.auto_limit || (self.bounds.is_none() && n > self.auto_limit) {
                 let why = if self.bounds.is_some() {
                     "and no period was certified up to there"
@@ -126,14 +199,48 @@ impl HeapSolver {
             } else {
                 n.saturating_add(1).max(len + len / 4)
             };
-            st.grow(next.min(self.auto_limit + 1) - 1, self.bounds, &())?;
+            st.grow(
+                next.min(self.auto_limit + 1) - 1,
+                self.bounds,
+                self.growth,
+                false,
+                &self.budget,
+            )?;
         }
+    }
+
+    /// Whether the sparse engine's table to `to`, grown for heap `n`, fits the memory budget
+    /// and the machine; the error says what it would take.
+    fn memory_check(&self, n: u64, to: u64) -> Result<()> {
+        let why = if self.bounds.is_some() {
+            "no period was certified below it"
+        } else {
+            "no period certificate applies to this game"
+        };
+        let to = usize::try_from(to)
+            .ok()
+            .filter(|&t| t <= super::rare::MAX_HEAP)
+            .ok_or_else(|| {
+                Error::Limit(format!(
+                    "{}: heap {n} needs a table to {to}, past the table engine's limit of {} heaps ({why})",
+                    self.spec,
+                    super::rare::MAX_HEAP
+                ))
+            })?;
+        super::rare::check_memory(to, self.budget.memory_left()).map_err(|e| {
+            Error::Limit(format!(
+                "{}: heap {n} needs the table to {to} ({why}): {e}",
+                self.spec
+            ))
+        })
     }
 
     /// The nim value of one heap.
     ///
     /// # Errors
-    /// [`Error::Limit`] for a heap past [`HeapSolver::auto_limit`] when no period is certified.
+    /// [`Error::Limit`] for a heap past [`HeapSolver::auto_limit`] when no period is certified,
+    /// or (codes on the sparse engine) past what the memory budget holds; the budget's error
+    /// when its time runs out.
     pub fn nim_value(&self, n: u64) -> Result<u64> {
         if let Some(g) = self.rules.closed_form(n) {
             return Ok(g);
@@ -264,7 +371,9 @@ impl HeapValues for HeapSolver {
             return Ok(Table { values, period });
         }
         let mut st = self.lock();
-        st.table.extend_to(to, progress)?;
+        if st.table.len() <= to {
+            st.grow(to, None, self.growth, false, progress)?;
+        }
         let values = &st.table.values()[..=to as usize];
         let period = self.bounds.and_then(|b| find_period(values, b));
         Ok(Table {
@@ -280,8 +389,7 @@ impl HeapValues for HeapSolver {
         progress: &dyn Progress,
     ) -> Option<Result<Table>> {
         let code = self.rules.code()?;
-        // Only splitting codes need the sparse engine; subtraction-like codes are faster here.
-        if !code.splits() || super::rare::unsupported_reason(code).is_some() {
+        if !super::rare::suits(code) {
             return None;
         }
         Some((|| {
@@ -321,8 +429,18 @@ impl HeapValues for HeapSolver {
             if len > max {
                 return Ok(PeriodSearch::NotCertified { checked_to: max });
             }
+            if self.growth == Growth::Sparse {
+                // One run to `max` that stops at the first certified period (the engine looks
+                // at every doubling of its table, so this costs at most about twice the table
+                // to the certificate).
+                st.grow(max, Some(bounds), self.growth, true, progress)?;
+                if st.period.is_none() {
+                    return Ok(PeriodSearch::NotCertified { checked_to: max });
+                }
+                continue;
+            }
             let next = (len + len / 8).max(FIRST_STEP).min(max.saturating_add(1));
-            st.grow(next - 1, Some(bounds), progress)?;
+            st.grow(next - 1, Some(bounds), self.growth, false, progress)?;
         }
     }
 }
@@ -551,4 +669,99 @@ fn matching_pairs(st: &State, s: u64, unequal: bool, target: u64, found: &mut Co
         return;
     }
     collect_classes(firsts, half, p.period, found, |a| vec![a, s - a]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::Budget;
+    use crate::memory::Meter;
+
+    fn solver(text: &str) -> HeapSolver {
+        HeapSolver::new(text, Arc::new(Code::parse(text).unwrap()))
+    }
+
+    #[test]
+    fn sparse_codes_answer_past_the_old_fixed_limit() {
+        // 0.6 has no known period: heap 70,000 was refused (past 2^15) before the sparse
+        // engine grew the table.
+        let officers = solver("0.6");
+        assert_eq!(officers.auto_limit(), None);
+        let expected = super::super::rare::compute(
+            &Code::parse("0.6").unwrap(),
+            70_000,
+            &Default::default(),
+            &(),
+        )
+        .unwrap();
+        assert_eq!(
+            officers.nim_value(70_000).unwrap(),
+            u64::from(expected[70_000])
+        );
+        // Smaller heaps come from the same table, larger ones grow it.
+        assert_eq!(officers.nim_value(11).unwrap(), 4);
+        assert_eq!(officers.nim_value(12).unwrap(), 0);
+        assert_eq!(officers.nim_value(1000).unwrap(), u64::from(expected[1000]));
+        // The winning moves are found from the grown table.
+        let moves = officers.options_with_value(70_000, 0, 10).unwrap();
+        for option in &moves.items {
+            let x = option
+                .iter()
+                .fold(0, |x, &h| x ^ u64::from(expected[h as usize]));
+            assert_eq!(x, 0, "{option:?}");
+        }
+    }
+
+    #[test]
+    fn past_the_memory_budget_the_answer_says_what_it_would_take() {
+        let budget = Budget::unlimited().with_memory(1 << 20, Meter::Process);
+        let officers = solver("0.6").with_budget(budget);
+        let err = officers.nim_value(1 << 24).unwrap_err().to_string();
+        assert!(
+            err.contains("0.6: heap 16777216 needs the table to 16777216")
+                && err.contains("MiB, more than the 1 MiB left"),
+            "{err}"
+        );
+        // Taking-only codes keep the bitset engine and its fixed limit.
+        assert_eq!(solver("0.33").auto_limit(), Some(1 << 21));
+    }
+
+    #[test]
+    fn period_search_on_the_sparse_engine_matches_the_full_table() {
+        for text in ["0.77", "0.137", "0.07", "4.7", "0.26"] {
+            let code = Code::parse(text).unwrap();
+            let bounds = code.certificate().unwrap();
+            let found = match solver(text).period(1 << 14, &()).unwrap() {
+                PeriodSearch::Certified(p) => p,
+                other => panic!("{text}: {other:?}"),
+            };
+            let values = crate::heap::testing::values_of(&code, 1 << 14);
+            assert_eq!(Some(found), find_period(&values, bounds), "{text}");
+            // Too small a maximum certifies nothing.
+            assert_eq!(
+                solver(text).period(found.certified_at - 1, &()).unwrap(),
+                PeriodSearch::NotCertified {
+                    checked_to: found.certified_at - 1
+                },
+                "{text}"
+            );
+        }
+    }
+
+    /// `sprague period 0.16`: preperiod 105,351 and period 149,459, certified at 509,621 (in
+    /// one run of the sparse engine to 2^19). Run with `cargo test --release -p sprague --lib
+    /// heap::solver -- --ignored`.
+    #[test]
+    #[ignore]
+    fn period_of_0_16() {
+        let found = solver("0.16").period(1 << 20, &()).unwrap();
+        assert_eq!(
+            found,
+            PeriodSearch::Certified(Periodicity {
+                preperiod: 105_351,
+                period: 149_459,
+                certified_at: 509_621
+            })
+        );
+    }
 }
