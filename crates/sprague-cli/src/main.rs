@@ -2,6 +2,7 @@
 
 mod bench_nimber;
 mod cli;
+mod cluster;
 mod commands;
 mod error;
 mod output;
@@ -24,7 +25,10 @@ fn main() -> ExitCode {
             if is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("sprague: {error:#}");
+            // In a distributed run every rank has the same error; rank 0 prints it.
+            if !cluster::quiet() {
+                eprintln!("sprague: {error:#}");
+            }
             ExitCode::from(exit_code(&error))
         }
     }
