@@ -55,9 +55,6 @@ impl Cluster {
 }
 
 #[cfg(feature = "mpi")]
-pub use with_mpi::MpiComm;
-
-#[cfg(feature = "mpi")]
 mod with_mpi {
     use super::{Cluster, QUIET};
     use mpi::collective::SystemOperation;
@@ -124,13 +121,18 @@ mod with_mpi {
             let send_displs = displacements(&send_counts);
             let recv_displs = displacements(&recv_counts);
             let total: usize = recv_counts.iter().map(|&c| c as usize).sum();
-            let mut received = vec![0u8; total];
+            // An empty Vec<u8> points at address 1, which Open MPI reads as MPI_IN_PLACE:
+            // empty buffers point at real memory instead.
+            let spare = [0u8; 1];
+            let send = if send.is_empty() { &spare[..0] } else { send };
+            let mut received = vec![0u8; total.max(1)];
             {
                 let outgoing = Partition::new(send, &send_counts[..], &send_displs[..]);
                 let mut incoming =
                     PartitionMut::new(&mut received[..], &recv_counts[..], &recv_displs[..]);
                 world.all_to_all_varcount_into(&outgoing, &mut incoming);
             }
+            received.truncate(total);
             let from = recv_counts.iter().map(|&c| c as usize).collect();
             (received, from)
         }
