@@ -198,10 +198,11 @@ fn count(dir: &Path, suffix: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// The process ids of the ranks of the running job whose rank is `rank` (from the
-/// environment mpirun gives each rank).
-fn rank_pids(rank: usize) -> Vec<u32> {
+/// The process ids of rank `rank` of the job solving into `dir` (from the environment mpirun
+/// gives each rank; other tests' jobs run at the same time).
+fn rank_pids(rank: usize, dir: &Path) -> Vec<u32> {
     let wanted = format!("OMPI_COMM_WORLD_RANK={rank}");
+    let ours = format!("SPRAGUE_DB_DIR={}", dir.display());
     let binary = env!("CARGO_BIN_EXE_sprague");
     std::fs::read_dir("/proc")
         .unwrap()
@@ -209,8 +210,8 @@ fn rank_pids(rank: usize) -> Vec<u32> {
         .filter(|pid| {
             let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok();
             let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-            exe.is_some_and(|e| e == Path::new(binary))
-                && environ.split(|&b| b == 0).any(|v| v == wanted.as_bytes())
+            let has = |v: &str| environ.split(|&b| b == 0).any(|w| w == v.as_bytes());
+            exe.is_some_and(|e| e == Path::new(binary)) && has(&wanted) && has(&ours)
         })
         .collect()
 }
@@ -231,7 +232,7 @@ fn killed_rank_resumes(game: &str, tiers: usize) {
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        let victims = rank_pids(1);
+        let victims = rank_pids(1, &dir);
         for &pid in &victims {
             Command::new("kill")
                 .args(["-9", &pid.to_string()])
