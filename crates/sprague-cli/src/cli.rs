@@ -313,7 +313,7 @@ pub enum Command {
     /// Solve a game graph file (outcome, remoteness and loopy nim value of every vertex), or
     /// strongly solve a game from a start position.
     #[command(
-        after_help = "FILE: a first line 'n m', then m lines 'u v' (a move from u to v; vertices 0..n-1).\n\nStrong solutions that take a second or more are saved in $XDG_CACHE_HOME/sprague (else\n~/.cache/sprague) and reopened by later runs; SPRAGUE_DB_DIR=DIR saves every one in DIR,\nSPRAGUE_DB_DIR= (empty) keeps them in memory.\n\nExamples:\n  sprague solve graph.txt --json\n  sprague solve cards:2,10\n  sprague solve quixo:4 --threads 2"
+        after_help = "FILE: a first line 'n m', then m lines 'u v' (a move from u to v; vertices 0..n-1).\n\nStrong solutions that take a second or more are saved in $XDG_CACHE_HOME/sprague (else\n~/.cache/sprague) and reopened by later runs; SPRAGUE_DB_DIR=DIR saves every one in DIR,\nSPRAGUE_DB_DIR= (empty) keeps them in memory.\n\nExamples:\n  sprague solve graph.txt --json\n  sprague solve cards:2,10\n  sprague solve quixo:4 --threads 2\n  mpirun -np 4 sprague solve quixo:4 --distributed"
     )]
     Solve {
         /// A graph file, or GAME [POSITION...].
@@ -322,9 +322,15 @@ pub enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
-        /// Worker threads for solving a board game (default: every core).
+        /// Worker threads for solving a board game (default: every core; with --distributed,
+        /// the node's cores shared among its ranks).
         #[arg(long, value_name = "N")]
         threads: Option<String>,
+        /// Spread the strong solve of a tiered game (mnk, connect, quixo, teeko) over the ranks
+        /// of an MPI job: run under mpirun or srun, with a build made with --features mpi.
+        /// Rank 0 prints and writes the database; see docs/distributed.md.
+        #[arg(long)]
+        distributed: bool,
     },
     /// Nim-field arithmetic on unsigned 64-bit values (nimbers): `+` is XOR, `*` the nim product.
     #[command(

@@ -4,9 +4,10 @@ use crate::cli::{
     BenchTarget, BudgetFlags, Cli, Command, CountProblem, NimberOp, PositionArgs, ScriptCaps,
     TableFormat,
 };
+use crate::cluster::Cluster;
 use crate::error::bad;
 use crate::output;
-use crate::progress::{Bar, Spinner};
+use crate::progress::{Bar, Quiet, Spinner};
 use anyhow::Result;
 use sprague::budget::Budget;
 use sprague::catalog::{Catalog, Settings};
@@ -15,6 +16,7 @@ use sprague::game::Play;
 use sprague::heap::PeriodSearch;
 use sprague::memory::Meter;
 use sprague::nimber::Nimber;
+use sprague::progress::Progress;
 use sprague::quotient::{GenusTable, Quotient, QuotientOptions};
 use sprague::solve::store::{Disk, FileStore};
 use std::path::PathBuf;
@@ -59,7 +61,12 @@ fn machine_memory() -> Option<u64> {
 /// The catalog with the settings of this command line: the store of the environment (holding
 /// at most `store_memory` bytes of solutions in memory), the script caps of the flags, and
 /// the budget.
-pub fn catalog(caps: &ScriptCaps, budget: Budget, store_memory: u64) -> Result<Catalog> {
+pub fn catalog(
+    caps: &ScriptCaps,
+    budget: Budget,
+    store_memory: u64,
+    cluster: Option<&Cluster>,
+) -> Result<Catalog> {
     #[cfg(feature = "rhai")]
     let script = {
         let script = sprague::script::Limits {
@@ -76,8 +83,12 @@ pub fn catalog(caps: &ScriptCaps, budget: Budget, store_memory: u64) -> Result<C
     };
     #[cfg(not(feature = "rhai"))]
     let _ = caps;
+    let mut store = FileStore::new(disk_from_env()).with_memory_cap(store_memory);
+    if let Some(cluster) = cluster {
+        store = store.distributed(cluster.comm());
+    }
     Ok(Catalog::new(Settings {
-        store: Arc::new(FileStore::new(disk_from_env()).with_memory_cap(store_memory)),
+        store: Arc::new(store),
         #[cfg(feature = "rhai")]
         script,
         budget,
@@ -190,13 +201,25 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Serve { store_memory, .. } => store_memory << 20,
         _ => u64::MAX,
     };
-    let catalog = catalog(&cli.script, budget.clone(), store_memory)?;
-    let result = run_command(cli.command, catalog, &budget);
+    // `solve --distributed` joins the MPI job first (it ends when `cluster` is dropped).
+    let cluster = match &cli.command {
+        Command::Solve {
+            distributed: true, ..
+        } => Some(Cluster::start()?),
+        _ => None,
+    };
+    let catalog = catalog(&cli.script, budget.clone(), store_memory, cluster.as_ref())?;
+    let result = run_command(cli.command, catalog, &budget, cluster.as_ref());
     spinner.clear();
     result
 }
 
-fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()> {
+fn run_command(
+    command: Command,
+    catalog: Catalog,
+    budget: &Budget,
+    cluster: Option<&Cluster>,
+) -> Result<()> {
     match command {
         Command::Value(args) if args.batch => batch(&catalog, &args),
         Command::Value(args) => {
@@ -352,7 +375,8 @@ fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()
             words,
             json,
             threads,
-        } => solve(&catalog, &words, json, threads.as_deref(), budget),
+            distributed: _,
+        } => solve(&catalog, &words, json, threads.as_deref(), budget, cluster),
         Command::Nimber {
             op,
             args,
@@ -476,6 +500,7 @@ fn solve(
     json: bool,
     threads: Option<&str>,
     budget: &Budget,
+    cluster: Option<&Cluster>,
 ) -> Result<()> {
     let first = &words[0];
     match catalog.game(first) {
@@ -488,11 +513,17 @@ fn solve(
                         .ok_or_else(|| bad(format!("--threads takes 1 to 1024, got '{t}'")))?
                         as usize,
                 ),
-                None => None,
+                None => cluster.map(Cluster::threads_per_rank),
             };
             let rest: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+            // Rank 0 of a distributed solve shows the progress; the other ranks only stop
+            // with the budget.
+            let progress: Box<dyn Progress> = match cluster {
+                Some(c) if !c.is_root() => Box::new(Quiet::new(budget)),
+                _ => Box::new(Bar::new(budget)),
+            };
             let report = sprague::solve::tiered::with_threads(threads, || {
-                game.solve(&rest, &Bar::new(budget))
+                game.solve(&rest, progress.as_ref())
             })?;
             let report = report.ok_or_else(|| {
                 bad(format!(
@@ -500,8 +531,25 @@ fn solve(
                     game.spec()
                 ))
             })??;
+            if let Some(c) = cluster {
+                let spread = ["distributed", "from_database"]
+                    .iter()
+                    .any(|k| report.details.contains_key(*k));
+                if !spread {
+                    return Err(bad(format!(
+                        "{} is not a tiered game: --distributed solves mnk, connect, quixo and teeko",
+                        game.spec()
+                    )));
+                }
+                if !c.is_root() {
+                    return Ok(());
+                }
+            }
             output::solve_game(&report, json)
         }
+        Err(_) if cluster.is_some() => Err(bad(format!(
+            "--distributed solves a tiered game (mnk, connect, quixo, teeko), not '{first}'"
+        ))),
         Err(spec_error) => {
             let path = std::path::Path::new(first);
             if !path.exists() {

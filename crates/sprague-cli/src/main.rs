@@ -4,6 +4,7 @@ mod bench_nimber;
 mod bench_octal;
 mod cli;
 mod clock;
+mod cluster;
 mod commands;
 mod error;
 mod output;
@@ -26,7 +27,10 @@ fn main() -> ExitCode {
             if is_broken_pipe(&error) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("sprague: {error:#}");
+            // In a distributed run every rank has the same error; rank 0 prints it.
+            if !cluster::quiet() {
+                eprintln!("sprague: {error:#}");
+            }
             ExitCode::from(exit_code(&error))
         }
     }

@@ -84,6 +84,30 @@ impl Progress for Bar {
     }
 }
 
+/// The progress of the ranks of a distributed solve other than rank 0: shows nothing, stops
+/// with the command line's budget.
+pub struct Quiet(Budget);
+
+impl Quiet {
+    pub fn new(budget: &Budget) -> Self {
+        Quiet(budget.clone())
+    }
+}
+
+impl Progress for Quiet {
+    fn stop_requested(&self) -> bool {
+        self.0.is_over()
+    }
+
+    fn stop_error(&self) -> sprague::Error {
+        self.0.stop_error()
+    }
+
+    fn memory_left(&self) -> Option<u64> {
+        self.0.memory_left()
+    }
+}
+
 /// A spinner for searches that have no phases of their own (a position's value, a misère
 /// sum): the budget's watcher. It appears once a search has run for a second, shows the
 /// positions and options listed and the memory held, and is cleared when the command ends.

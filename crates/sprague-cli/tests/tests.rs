@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod distributed;
 mod explain;
 mod misere;
 mod partizan;

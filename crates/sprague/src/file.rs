@@ -218,17 +218,58 @@ impl Checksum {
     }
 }
 
-/// The payload writer handed to [`write`]'s closure.
+/// The payload writer handed to [`write`]'s closure, or returned by [`create`] for a payload
+/// written piece by piece (then [`Writer::commit`] finishes the file).
 pub struct Writer {
     inner: BufWriter<std::fs::File>,
     checksum: Checksum,
     written: u64,
+    payload_len: u64,
+    /// The temporary file and the final name, while the file is not committed.
+    names: Option<(PathBuf, PathBuf)>,
 }
 
 impl Writer {
     fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         self.checksum.update(bytes);
         self.inner.write_all(bytes)
+    }
+
+    /// Ends the payload: checks its length against the one announced, writes the checksum,
+    /// syncs, and renames the temporary file into place.
+    ///
+    /// # Errors
+    /// [`Refused`] when the file cannot be written, or another number of payload bytes than
+    /// announced was written (the temporary file is then removed).
+    pub fn commit(mut self) -> Result<()> {
+        let (temp, path) = self.names.take().unwrap_or_default();
+        let result = (|| -> std::io::Result<()> {
+            if self.written != self.payload_len {
+                return Err(std::io::Error::other(format!(
+                    "internal error: {} payload bytes written, {} announced",
+                    self.written, self.payload_len
+                )));
+            }
+            let sum = std::mem::take(&mut self.checksum).finish();
+            self.inner.write_all(&sum.to_le_bytes())?;
+            self.inner.flush()?;
+            self.inner.get_ref().sync_all()
+        })()
+        .map_err(|e| os(&temp, &e))
+        .and_then(|()| std::fs::rename(&temp, &path).map_err(|e| os(&path, &e)));
+        if result.is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
+        result
+    }
+}
+
+impl Drop for Writer {
+    /// A writer dropped before [`Writer::commit`] removes its temporary file.
+    fn drop(&mut self) {
+        if let Some((temp, _)) = self.names.take() {
+            let _ = std::fs::remove_file(temp);
+        }
     }
 }
 
@@ -265,49 +306,45 @@ pub fn write(
     payload_len: u64,
     payload: impl FnOnce(&mut Writer) -> std::io::Result<()>,
 ) -> Result<()> {
-    let temp = temporary(path);
-    let written = write_to(&temp, kind, version, spec, payload_len, payload)
-        .and_then(|()| std::fs::rename(&temp, path).map_err(|e| os(path, &e)));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    let mut w = create(path, kind, version, spec, payload_len)?;
+    match payload(&mut w) {
+        Ok(()) => w.commit(),
+        Err(e) => Err(os(&temporary(path), &e)),
     }
-    written
 }
 
-fn write_to(
+/// Starts the file that [`write`] writes in one call: the header is written under a temporary
+/// name; write the payload into the [`Writer`], then [`Writer::commit`] it (dropping it
+/// instead removes the temporary file).
+///
+/// # Errors
+/// [`Refused`] when the file cannot be created.
+pub fn create(
     path: &Path,
     kind: Kind,
     version: u32,
     spec: &str,
     payload_len: u64,
-    payload: impl FnOnce(&mut Writer) -> std::io::Result<()>,
-) -> Result<()> {
-    let file = std::fs::File::create(path).map_err(|e| os(path, &e))?;
+) -> Result<Writer> {
+    let temp = temporary(path);
+    let file = std::fs::File::create(&temp).map_err(|e| os(&temp, &e))?;
     let mut w = Writer {
         inner: BufWriter::with_capacity(1 << 20, file),
         checksum: Checksum::default(),
         written: 0,
+        payload_len,
+        names: Some((temp.clone(), path.to_path_buf())),
     };
-    let result = (|| -> std::io::Result<()> {
+    (|| -> std::io::Result<()> {
         w.put(MAGIC)?;
         w.put(&kind.0)?;
         w.put(&version.to_le_bytes())?;
         w.put(&(spec.len() as u32).to_le_bytes())?;
         w.put(spec.as_bytes())?;
-        w.put(&payload_len.to_le_bytes())?;
-        payload(&mut w)?;
-        if w.written != payload_len {
-            return Err(std::io::Error::other(format!(
-                "internal error: {} payload bytes written, {payload_len} announced",
-                w.written
-            )));
-        }
-        let sum = w.checksum.finish();
-        w.inner.write_all(&sum.to_le_bytes())?;
-        let file = w.inner.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()
-    })();
-    result.map_err(|e| os(path, &e))
+        w.put(&payload_len.to_le_bytes())
+    })()
+    .map_err(|e| os(&temp, &e))?;
+    Ok(w)
 }
 
 /// What a reader expects of a file.

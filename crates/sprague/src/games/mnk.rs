@@ -14,7 +14,7 @@ use crate::game::{Evaluated, Evaluation, Game, Layout, Notation, SolveReport, Te
 use crate::progress::Progress;
 use crate::solve::store::Store;
 use crate::solve::store::Strong;
-use crate::solve::tiered::{self, TieredGame};
+use crate::solve::tiered::TieredGame;
 use serde_json::Value as Json;
 use std::sync::Arc;
 
@@ -565,7 +565,7 @@ impl Evaluated for BoardGame {
                 outcome: record.value().outcome(),
                 draw_kind: record.value().draw_kind(),
                 remoteness: record.remoteness().map(u64::from),
-                positions: tiered::reachable(&rules, None)?,
+                positions: self.strong.reachable(&rules, None)?,
                 details,
             })
         })())
@@ -652,6 +652,7 @@ mod tests {
     use crate::error::Error;
     use crate::game::Value;
     use crate::solve::store::FileStore;
+    use crate::solve::tiered;
     use crate::solve::tiered::Record;
     use std::collections::HashMap;
 

@@ -29,7 +29,7 @@ use crate::game::{Evaluated, Evaluation, Game, Notation, SolveReport, Terminal};
 use crate::progress::Progress;
 use crate::solve::store::Store;
 use crate::solve::store::Strong;
-use crate::solve::tiered::{self, TieredGame};
+use crate::solve::tiered::TieredGame;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -857,12 +857,13 @@ impl<R: SquareRules> SquareGame<R> {
             .images(start.packed)
             .iter()
             .all(|&i| i == start.packed);
+        let strong = &self.strong;
         let (classes, positions) = if symmetric {
             // The reachable set is closed under the symmetries: count each class's images.
-            tiered::reachable_weighted(&rules, threads, |&p| square.class_size(p))?
+            strong.reachable_weighted(&rules, threads, |&p| square.class_size(p))?
         } else {
-            let classes = tiered::reachable(&rules, threads)?;
-            (classes, tiered::reachable(&rules.plain(), threads)?)
+            let classes = strong.reachable(&rules, threads)?;
+            (classes, strong.reachable(&rules.plain(), threads)?)
         };
         details.insert("positions_up_to_symmetry".into(), json!(classes));
         Ok(SolveReport {
@@ -951,6 +952,7 @@ pub fn parse_quixo(params: &str) -> std::result::Result<Quixo, String> {
 pub(crate) mod tests {
     use super::*;
     use crate::game::Value;
+    use crate::solve::tiered;
     use crate::solve::tiered::testing::{
         check_all_ranks, check_local, check_un_moves, value_iteration,
     };

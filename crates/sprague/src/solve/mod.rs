@@ -12,8 +12,10 @@
 //! - [`report`]: the whole `sprague solve FILE` report.
 //! - [`tiered`]: retrograde analysis of games ranked into tiers (boards), [`store::Strong`]
 //!   for queries of single positions, and [`store`], where solutions are kept.
+//! - [`distributed`]: the tier solver over many processes (MPI ranks), each holding a share.
 
 mod dag;
+pub mod distributed;
 pub mod graph;
 pub mod loopy;
 pub mod misere;

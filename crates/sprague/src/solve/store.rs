@@ -38,7 +38,10 @@ use crate::error::{Error, Result};
 use crate::file::{self, Expected, Kind};
 use crate::game::Evaluation;
 use crate::progress::Progress;
-use crate::solve::tiered::{solve_with, Checkpoints, Record, Solution, TieredGame};
+use crate::solve::distributed::{self, Comm, Distributed, Keep, Link};
+use crate::solve::tiered::{
+    self, solve_with, Checkpoints, Record, Solution, SolveStats, TieredGame,
+};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -65,6 +68,45 @@ pub trait Store: Send + Sync {
         progress: &dyn Progress,
         compute: &mut dyn FnMut(Option<&dyn Checkpoints>) -> Result<Solution>,
     ) -> Result<Arc<Solution>>;
+
+    /// The ranks this store's strong solves are spread over, when it was built for a
+    /// distributed solve (`sprague solve --distributed`); `None` for one process.
+    fn cluster(&self) -> Option<&dyn Comm> {
+        None
+    }
+
+    /// A distributed strong solve of game `spec` (index layout `tier_sizes`) over the store's
+    /// [`cluster`](Store::cluster), on every rank: the start's record (at `start`, its tier and
+    /// rank) from a database an earlier run wrote, or else what `solve` returns, given the
+    /// store's files for rank 0. `None` when the store has no cluster.
+    ///
+    /// # Errors
+    /// Whatever `solve` returns; [`Error::File`] when a file the store must use is refused or
+    /// cannot be written. The same on every rank.
+    fn distributed(
+        &self,
+        _spec: &str,
+        _tier_sizes: &[u64],
+        _start: (usize, u64),
+        _progress: &dyn Progress,
+        _solve: &mut SolveOnRanks<'_>,
+    ) -> Option<Result<Shared>> {
+        None
+    }
+}
+
+/// A distributed solve given the ranks and, on rank 0, the store's files
+/// ([`Store::distributed`]).
+pub type SolveOnRanks<'a> = dyn FnMut(&dyn Comm, Option<&dyn Keep>) -> Result<Distributed> + 'a;
+
+/// What a distributed solve gives every rank ([`Store::distributed`]).
+#[derive(Clone, Debug)]
+pub enum Shared {
+    /// The start's record, and the number of legal canonical positions, from the database an
+    /// earlier run wrote.
+    Reopened(Record, u64),
+    /// A fresh solve.
+    Solved(Distributed),
 }
 
 /// Where a [`FileStore`] keeps its files.
@@ -113,6 +155,8 @@ pub struct FileStore {
     memory_cap: u64,
     /// The solutions kept, oldest first, with their sizes.
     kept: Mutex<Vec<(String, u64)>>,
+    /// The ranks of a distributed solve.
+    cluster: Option<Arc<dyn Comm>>,
 }
 
 impl FileStore {
@@ -123,7 +167,16 @@ impl FileStore {
             slots: Mutex::new(HashMap::new()),
             memory_cap: u64::MAX,
             kept: Mutex::new(Vec::new()),
+            cluster: None,
         }
+    }
+
+    /// The same, whose strong solves (`Strong::report`) are spread over the ranks of `comm`
+    /// ([`crate::solve::distributed`]); every rank builds one, rank 0's files are the ones
+    /// kept.
+    pub fn distributed(mut self, comm: Arc<dyn Comm>) -> FileStore {
+        self.cluster = Some(comm);
+        self
     }
 
     /// The same, keeping at most `bytes` of solutions in memory (a server's bound): past it
@@ -214,6 +267,22 @@ impl Store for FileStore {
         self.keep(spec, solution.bytes());
         Ok(solution)
     }
+
+    fn cluster(&self) -> Option<&dyn Comm> {
+        self.cluster.as_deref()
+    }
+
+    fn distributed(
+        &self,
+        spec: &str,
+        tier_sizes: &[u64],
+        start: (usize, u64),
+        progress: &dyn Progress,
+        solve: &mut SolveOnRanks<'_>,
+    ) -> Option<Result<Shared>> {
+        let comm = self.cluster.as_deref()?;
+        Some(self.solve_distributed(comm, spec, tier_sizes, start, progress, solve))
+    }
 }
 
 impl FileStore {
@@ -279,6 +348,106 @@ impl FileStore {
         parts.remove();
         Ok(solution)
     }
+}
+
+impl FileStore {
+    /// [`Store::distributed`]: the same steps as a one-process solve into a directory, with
+    /// rank 0 doing the files and every rank learning what it found.
+    pub(crate) fn solve_distributed(
+        &self,
+        comm: &dyn Comm,
+        spec: &str,
+        tier_sizes: &[u64],
+        start: (usize, u64),
+        progress: &dyn Progress,
+        solve: &mut SolveOnRanks<'_>,
+    ) -> Result<Shared> {
+        let link = Link::new(comm);
+        let dir = if comm.rank() == 0 { self.dir() } else { None };
+        let path = dir.map(|d| d.join(file_name(spec)));
+        // The start's record from a database, told to every rank.
+        let reopened = |link: &Link<'_>| -> Result<Option<Shared>> {
+            let found = match &path {
+                Some(p) if p.exists() => match database_record(p, spec, tier_sizes, start) {
+                    Ok(r) => Ok(Some(r)),
+                    Err(e) if self.strict() => Err(e),
+                    Err(_) => Ok(None),
+                },
+                _ => Ok(None),
+            };
+            let found = link.agree(found)?;
+            let code = link.max(found.map_or(0, |(r, _)| u64::from(r.0) + 1));
+            let positions = link.max(found.map_or(0, |(_, n)| n));
+            Ok((code > 0).then(|| Shared::Reopened(Record((code - 1) as u16), positions)))
+        };
+        if let Some(shared) = reopened(&link)? {
+            return Ok(shared);
+        }
+        let usable = match dir {
+            Some(d) => match std::fs::create_dir_all(d) {
+                Ok(()) => Ok(Some(d)),
+                Err(e) if self.strict() => Err(io_error(d, e.to_string())),
+                // A cache that cannot be written is skipped.
+                Err(_) => Ok(None),
+            },
+            None => Ok(None),
+        };
+        let usable = link.agree(usable)?;
+        let _lock = usable.map(|d| lock(d, spec, progress));
+        // Another process may have written the database while this one waited.
+        if let Some(shared) = reopened(&link)? {
+            return Ok(shared);
+        }
+        let parts = usable.map(|dir| TierFiles {
+            dir,
+            spec,
+            tiers: tier_sizes.len(),
+            strict: self.strict(),
+        });
+        if let Some(p) = &parts {
+            p.remove_temporaries();
+        }
+        let solved = solve(comm, parts.as_ref().map(|p| p as &dyn Keep))?;
+        if let Some(p) = &parts {
+            p.remove();
+        }
+        Ok(Shared::Solved(solved))
+    }
+}
+
+/// The record at rank `start` (tier, rank) of the database of game `spec` at `path`, and the
+/// number of legal canonical positions in it, read as the file streams by (never whole in
+/// memory) and checked whole.
+///
+/// # Errors
+/// As for [`load`].
+pub fn database_record(
+    path: &Path,
+    spec: &str,
+    tier_sizes: &[u64],
+    start: (usize, u64),
+) -> Result<(Record, u64)> {
+    let mut r = open_database(path, spec, tier_sizes)?;
+    let (tier, index) = start;
+    let at: u64 = tier_sizes[..tier].iter().sum::<u64>() + index;
+    let total: u64 = tier_sizes.iter().sum();
+    let (mut record, mut positions) = (Record(0), 0u64);
+    let mut buffer = vec![0u16; 1 << 15];
+    let mut done = 0u64;
+    while done < total {
+        let n = (total - done).min(buffer.len() as u64) as usize;
+        r.read(&mut buffer[..n])?;
+        if (done..done + n as u64).contains(&at) {
+            record = Record(buffer[(at - done) as usize]);
+        }
+        positions += buffer[..n]
+            .iter()
+            .filter(|&&w| Record(w).is_valid())
+            .count() as u64;
+        done += n as u64;
+    }
+    r.finish()?;
+    Ok((record, positions))
 }
 
 /// The name of the lock file of game `spec` inside a database directory.
@@ -395,8 +564,10 @@ impl TierFiles<'_> {
     }
 }
 
-impl Checkpoints for TierFiles<'_> {
-    fn load(&self, tier: usize, size: u64) -> Result<Option<Vec<u16>>> {
+impl TierFiles<'_> {
+    /// The saved records of `tier` (`size` ranks), to read piece by piece, or `None` when no
+    /// earlier run saved them.
+    fn open_tier(&self, tier: usize, size: u64) -> Result<Option<RecordReader>> {
         let path = self.path(tier);
         if !path.exists() {
             return Ok(None);
@@ -431,30 +602,155 @@ impl Checkpoints for TierFiles<'_> {
                 .corrupt("the record count does not match the tier size")
                 .into());
         }
-        let records = read_records(&mut r, size)?;
+        Ok(Some(RecordReader(r)))
+    }
+
+    /// Starts the file of finished tier `tier` (`size` ranks); `None` when it cannot be
+    /// written and the store may skip it (a cache).
+    fn create_tier(&self, tier: usize, size: u64) -> Result<Option<RecordWriter>> {
+        let created = file::create(
+            &self.path(tier),
+            Kind::TIER_CHECKPOINT,
+            TIER_FORMAT_VERSION,
+            self.spec,
+            24 + 2 * size,
+        )
+        .and_then(|mut w| {
+            for word in [tier as u64, self.tiers as u64, size] {
+                w.write_all(&word.to_le_bytes())
+                    .map_err(|e| file::Refused {
+                        path: self.path(tier).display().to_string(),
+                        problem: file::Problem::Os(e.to_string()),
+                    })?;
+            }
+            Ok(w)
+        });
+        self.written(created.map(|inner| RecordWriter {
+            inner,
+            path: self.path(tier),
+        }))
+    }
+
+    /// A file this store failed to write: an error in a directory the user named, skipped
+    /// (`None`) in a cache.
+    fn written<T>(&self, result: file::Result<T>) -> Result<Option<T>> {
+        match result {
+            Ok(t) => Ok(Some(t)),
+            Err(e) if self.strict => Err(e.into()),
+            Err(_) => Ok(None),
+        }
+    }
+}
+
+impl Keep for TierFiles<'_> {
+    fn open_tier(&self, tier: usize, size: u64) -> Result<Option<RecordReader>> {
+        TierFiles::open_tier(self, tier, size)
+    }
+
+    fn create_tier(&self, tier: usize, size: u64) -> Result<Option<RecordWriter>> {
+        TierFiles::create_tier(self, tier, size)
+    }
+
+    fn create_database(&self, tier_sizes: &[u64]) -> Result<Option<RecordWriter>> {
+        let path = self.dir.join(file_name(self.spec));
+        match create_database(&path, self.spec, tier_sizes) {
+            Ok(w) => Ok(Some(w)),
+            Err(e) if self.strict => Err(e),
+            Err(_) => Ok(None),
+        }
+    }
+}
+
+impl Checkpoints for TierFiles<'_> {
+    fn load(&self, tier: usize, size: u64) -> Result<Option<Vec<u16>>> {
+        let Some(mut r) = self.open_tier(tier, size)? else {
+            return Ok(None);
+        };
+        let mut records = vec![0u16; size as usize];
+        r.read(&mut records)?;
         r.finish()?;
         Ok(Some(records))
     }
 
     fn save(&self, tier: usize, records: &[u16]) -> Result<()> {
-        let path = self.path(tier);
-        let written = file::write(
-            &path,
-            Kind::TIER_CHECKPOINT,
-            TIER_FORMAT_VERSION,
-            self.spec,
-            24 + 2 * records.len() as u64,
-            |w| {
-                for word in [tier as u64, self.tiers as u64, records.len() as u64] {
-                    w.write_all(&word.to_le_bytes())?;
-                }
-                write_records(w, records)
-            },
-        );
-        match written {
-            Err(e) if self.strict => Err(e.into()),
-            _ => Ok(()),
+        let Some(mut w) = self.create_tier(tier, records.len() as u64)? else {
+            return Ok(());
+        };
+        let done = w.write(records).and_then(|()| w.commit());
+        self.written(done).map(|_| ())
+    }
+}
+
+/// Records read piece by piece from a tier file or a database (little-endian `u16`s), checked
+/// as they stream: [`RecordReader::finish`] checks the checksum once all are read.
+pub struct RecordReader(file::Reader);
+
+impl RecordReader {
+    /// Reads the next `out.len()` records.
+    ///
+    /// # Errors
+    /// [`Error::File`] when the file ends first or cannot be read.
+    pub fn read(&mut self, out: &mut [u16]) -> Result<()> {
+        let mut buffer = vec![0u8; 1 << 16];
+        for chunk in out.chunks_mut(1 << 15) {
+            let bytes = &mut buffer[..chunk.len() * 2];
+            self.0.read_payload(bytes)?;
+            for (slot, pair) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
+                *slot = u16::from_le_bytes([pair[0], pair[1]]);
+            }
         }
+        Ok(())
+    }
+
+    /// Skips the next `count` records (they still count in the checksum).
+    ///
+    /// # Errors
+    /// As for [`RecordReader::read`].
+    pub fn skip(&mut self, mut count: u64) -> Result<()> {
+        let mut buffer = vec![0u16; 1 << 15];
+        while count > 0 {
+            let n = count.min(buffer.len() as u64) as usize;
+            self.read(&mut buffer[..n])?;
+            count -= n as u64;
+        }
+        Ok(())
+    }
+
+    /// Checks that every record was read and the file's checksum.
+    ///
+    /// # Errors
+    /// [`Error::File`] naming the failed check.
+    pub fn finish(self) -> Result<()> {
+        Ok(self.0.finish()?)
+    }
+}
+
+/// Records written piece by piece into a tier file or a database, under a temporary name
+/// until [`RecordWriter::commit`].
+pub struct RecordWriter {
+    inner: file::Writer,
+    path: PathBuf,
+}
+
+impl RecordWriter {
+    /// Appends `records`.
+    ///
+    /// # Errors
+    /// [`file::Refused`] when the file cannot be written.
+    pub fn write(&mut self, records: &[u16]) -> file::Result<()> {
+        write_records(&mut self.inner, records).map_err(|e| file::Refused {
+            path: self.path.display().to_string(),
+            problem: file::Problem::Os(e.to_string()),
+        })
+    }
+
+    /// Finishes the file: checksum, sync, rename into place.
+    ///
+    /// # Errors
+    /// [`file::Refused`] when the file cannot be written, or holds another number of records
+    /// than announced.
+    pub fn commit(self) -> file::Result<()> {
+        self.inner.commit()
     }
 }
 
@@ -469,20 +765,6 @@ fn write_records(w: &mut file::Writer, records: &[u16]) -> std::io::Result<()> {
         w.write_all(&buffer)?;
     }
     Ok(())
-}
-
-/// Reads `count` little-endian `u16` records.
-fn read_records(r: &mut file::Reader, count: u64) -> Result<Vec<u16>> {
-    let mut records = vec![0u16; count as usize];
-    let mut buffer = vec![0u8; 1 << 16];
-    for chunk in records.chunks_mut(1 << 15) {
-        let bytes = &mut buffer[..chunk.len() * 2];
-        r.read_payload(bytes)?;
-        for (slot, pair) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
-            *slot = u16::from_le_bytes([pair[0], pair[1]]);
-        }
-    }
-    Ok(records)
 }
 
 /// The payload version of databases ([`crate::file::Kind::DATABASE`]) this build writes and
@@ -501,32 +783,39 @@ fn io_error(path: &Path, reason: impl Into<String>) -> Error {
 /// # Errors
 /// [`Error::File`] when the file cannot be written.
 pub fn save(path: &Path, spec: &str, solution: &Solution) -> Result<()> {
-    let sizes = solution.tier_sizes();
-    let records = solution.records();
-    let payload_len = 8 + 8 * sizes.len() as u64 + 2 * records.len() as u64;
-    file::write(
-        path,
-        Kind::DATABASE,
-        FORMAT_VERSION,
-        spec,
-        payload_len,
-        |w| {
-            w.write_all(&(sizes.len() as u64).to_le_bytes())?;
-            for s in &sizes {
-                w.write_all(&s.to_le_bytes())?;
-            }
-            write_records(w, records)
-        },
-    )?;
-    Ok(())
+    let mut w = create_database(path, spec, &solution.tier_sizes())?;
+    w.write(solution.records())?;
+    Ok(w.commit()?)
 }
 
-/// Reopens the database of game `spec` at `path`; `tier_sizes` is the game's layout.
+/// Starts the database of game `spec` (layout `tier_sizes`) at `path`, to be written record by
+/// record, tier after tier ([`save`] in pieces: the same bytes).
+///
+/// # Errors
+/// [`Error::File`] when the file cannot be created.
+pub fn create_database(path: &Path, spec: &str, tier_sizes: &[u64]) -> Result<RecordWriter> {
+    let records: u64 = tier_sizes.iter().sum();
+    let payload_len = 8 + 8 * tier_sizes.len() as u64 + 2 * records;
+    let mut w = file::create(path, Kind::DATABASE, FORMAT_VERSION, spec, payload_len)?;
+    let mut header = (tier_sizes.len() as u64).to_le_bytes().to_vec();
+    for s in tier_sizes {
+        header.extend_from_slice(&s.to_le_bytes());
+    }
+    w.write_all(&header)
+        .map_err(|e| io_error(path, e.to_string()))?;
+    Ok(RecordWriter {
+        inner: w,
+        path: path.to_path_buf(),
+    })
+}
+
+/// Opens the database of game `spec` at `path` (layout `tier_sizes`) to read its records in
+/// pieces, tier after tier.
 ///
 /// # Errors
 /// [`Error::File`] when the file cannot be read, is not a database, is for another game or
-/// layout or format version, is truncated, or fails its checksum.
-pub fn load(path: &Path, spec: &str, tier_sizes: &[u64]) -> Result<Solution> {
+/// layout or format version, or is truncated.
+pub fn open_database(path: &Path, spec: &str, tier_sizes: &[u64]) -> Result<RecordReader> {
     let mut r = file::open(
         path,
         &Expected {
@@ -561,7 +850,19 @@ pub fn load(path: &Path, spec: &str, tier_sizes: &[u64]) -> Result<Solution> {
             .corrupt("the record count does not match the layout")
             .into());
     }
-    let records = read_records(&mut r, total)?;
+    Ok(RecordReader(r))
+}
+
+/// Reopens the database of game `spec` at `path`; `tier_sizes` is the game's layout.
+///
+/// # Errors
+/// [`Error::File`] when the file cannot be read, is not a database, is for another game or
+/// layout or format version, is truncated, or fails its checksum.
+pub fn load(path: &Path, spec: &str, tier_sizes: &[u64]) -> Result<Solution> {
+    let mut r = open_database(path, spec, tier_sizes)?;
+    let total: u64 = tier_sizes.iter().sum();
+    let mut records = vec![0u16; total as usize];
+    r.read(&mut records)?;
     r.finish()?;
     Solution::from_records(tier_sizes, records)
 }
@@ -684,9 +985,45 @@ impl<G: TieredGame> Strong<G> {
         start: &G::Position,
         progress: &dyn Progress,
     ) -> Result<(Record, serde_json::Map<String, serde_json::Value>)> {
-        let solution = self.solution(SOLVE_MAX_BYTES, progress)?;
-        let record = solution.record(&self.rules, start);
-        let stats = &solution.stats;
+        let sizes: Vec<u64> = (0..self.rules.tier_count())
+            .map(|t| self.rules.tier_size(t))
+            .collect();
+        let at = self.rules.rank(&self.rules.canonical(start));
+        let spread = self
+            .store
+            .distributed(&self.spec, &sizes, at, progress, &mut |comm, keep| {
+                distributed::solve(
+                    &self.rules,
+                    comm,
+                    keep,
+                    start,
+                    distributed::DEFAULT_WINDOW,
+                    SOLVE_MAX_BYTES,
+                    progress,
+                )
+                .map_err(|e| match e {
+                    Error::Limit(reason) => Error::Limit(format!("{}: {reason}", self.spec)),
+                    other => other,
+                })
+            });
+        let (record, stats, spread) = match spread {
+            None => {
+                let solution = self.solution(SOLVE_MAX_BYTES, progress)?;
+                let record = solution.record(&self.rules, start);
+                (record, solution.stats.clone(), None)
+            }
+            Some(shared) => match shared? {
+                Shared::Reopened(record, positions) => {
+                    let stats = SolveStats {
+                        indices: sizes.iter().sum(),
+                        positions,
+                        ..SolveStats::default()
+                    };
+                    (record, stats, None)
+                }
+                Shared::Solved(d) => (d.start, d.stats.clone(), Some(d)),
+            },
+        };
         let mut details = serde_json::Map::new();
         details.insert("index_space".into(), serde_json::json!(stats.indices));
         details.insert(
@@ -695,21 +1032,62 @@ impl<G: TieredGame> Strong<G> {
         );
         if stats.elapsed.is_zero() {
             details.insert("from_database".into(), serde_json::json!(true));
-        } else {
-            let seconds = stats.elapsed.as_secs_f64().max(1e-9);
+            return Ok((record, details));
+        }
+        let seconds = stats.elapsed.as_secs_f64().max(1e-9);
+        details.insert(
+            "solve".into(),
+            serde_json::json!({
+                "seconds": (stats.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
+                "cpu_seconds": stats.cpu_seconds.map(|s| (s * 100.0).round() / 100.0),
+                "threads": stats.threads,
+                "positions_per_second": stats.positions_per_second().round(),
+                "index_per_second": (stats.indices as f64 / seconds).round(),
+                "peak_bytes": stats.peak_bytes,
+            }),
+        );
+        if let Some(d) = spread {
             details.insert(
-                "solve".into(),
+                "distributed".into(),
                 serde_json::json!({
-                    "seconds": (stats.elapsed.as_secs_f64() * 1000.0).round() / 1000.0,
-                    "cpu_seconds": stats.cpu_seconds.map(|s| (s * 100.0).round() / 100.0),
-                    "threads": stats.threads,
-                    "positions_per_second": stats.positions_per_second().round(),
-                    "index_per_second": (stats.indices as f64 / seconds).round(),
-                    "peak_bytes": stats.peak_bytes,
+                    "ranks": d.ranks,
+                    "resumed_tiers": d.resumed,
+                    "bytes_exchanged": d.bytes(),
+                    "tiers": d.tiers.iter().map(|t| [t.tier as u64, t.positions, t.bytes, t.millis]).collect::<Vec<_>>(),
                 }),
             );
         }
         Ok((record, details))
+    }
+
+    /// Counts the positions of `game` reachable from its start, the start included
+    /// ([`tiered::reachable`]); over the store's cluster when it has one, so that no rank
+    /// holds a mark for every position.
+    ///
+    /// # Errors
+    /// As for [`tiered::reachable`].
+    pub fn reachable<H: TieredGame>(&self, game: &H, threads: Option<usize>) -> Result<u64> {
+        self.reachable_weighted(game, threads, |_| 1)
+            .map(|(count, _)| count)
+    }
+
+    /// [`Strong::reachable`], also summing `weight` over the positions reached
+    /// ([`tiered::reachable_weighted`]).
+    ///
+    /// # Errors
+    /// As for [`tiered::reachable_weighted`].
+    pub fn reachable_weighted<H: TieredGame>(
+        &self,
+        game: &H,
+        threads: Option<usize>,
+        weight: impl Fn(&H::Position) -> u64 + Sync,
+    ) -> Result<(u64, u64)> {
+        match self.store.cluster() {
+            Some(comm) => {
+                distributed::reachable_weighted(game, comm, distributed::DEFAULT_WINDOW, weight)
+            }
+            None => tiered::reachable_weighted(game, threads, weight),
+        }
     }
 }
 

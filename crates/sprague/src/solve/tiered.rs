@@ -115,15 +115,15 @@ pub trait TieredGame: Game<Position: Copy + Send + Sync> + Sync {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Record(pub u16);
 
-const WIN: u16 = 1 << 14;
-const LOSE: u16 = 2 << 14;
-const TIE: u16 = 3 << 14;
-const KIND: u16 = 3 << 14;
-const REM: u16 = !KIND;
+pub(crate) const WIN: u16 = 1 << 14;
+pub(crate) const LOSE: u16 = 2 << 14;
+pub(crate) const TIE: u16 = 3 << 14;
+pub(crate) const KIND: u16 = 3 << 14;
+pub(crate) const REM: u16 = !KIND;
 /// Ranks with no legal or canonical position.
-const INVALID: u16 = 0xFFFF;
+pub(crate) const INVALID: u16 = 0xFFFF;
 /// Draw, and during the solve "undecided" (the low bits then hold a remoteness floor).
-const DRAW: u16 = 0;
+pub(crate) const DRAW: u16 = 0;
 
 impl Record {
     /// A record for `value` at `remoteness` (ignored for draws).
@@ -306,7 +306,7 @@ impl Solution {
     }
 }
 
-fn offsets(sizes: &[u64]) -> Result<Vec<u64>> {
+pub(crate) fn offsets(sizes: &[u64]) -> Result<Vec<u64>> {
     let mut out = vec![0u64];
     for &s in sizes {
         let next = out
@@ -445,33 +445,114 @@ enum Scan {
 
 /// Per-level lists of global indices.
 #[derive(Default)]
-struct Levels(Vec<Vec<u64>>);
+pub(crate) struct Levels(Vec<Vec<u64>>);
 
 impl Levels {
-    fn push(&mut self, level: u16, g: u64) {
+    pub(crate) fn push(&mut self, level: u16, g: u64) {
         let level = level as usize;
         if self.0.len() <= level {
             self.0.resize_with(level + 1, Vec::new);
         }
         self.0[level].push(g);
     }
-    fn take(&mut self, level: usize) -> Vec<u64> {
+    pub(crate) fn take(&mut self, level: usize) -> Vec<u64> {
         self.0
             .get_mut(level)
             .map(std::mem::take)
             .unwrap_or_default()
     }
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.0.len()
+    }
+    /// Moves every entry of `other` to the same level here.
+    pub(crate) fn append(&mut self, other: Levels) {
+        if self.0.len() < other.0.len() {
+            self.0.resize_with(other.0.len(), Vec::new);
+        }
+        for (a, mut b) in self.0.iter_mut().zip(other.0) {
+            a.append(&mut b);
+        }
     }
 }
 
-fn plus_one(r: u16, flag: &AtomicBool) -> u16 {
+pub(crate) fn plus_one(r: u16, flag: &AtomicBool) -> u16 {
     if r >= MAX_REMOTENESS {
         flag.store(true, Relaxed);
         MAX_REMOTENESS
     } else {
         r + 1
+    }
+}
+
+/// The records of a position's children in later (solved) tiers, folded as the retrograde
+/// equations need them.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Fold {
+    min_lose: Option<u16>,
+    max_win: Option<u16>,
+    min_tie: Option<u16>,
+    /// Some child is not a win for the opponent: the position cannot be a loss.
+    blocked: bool,
+}
+
+/// What a scanned position's children decide.
+pub(crate) enum Settled {
+    /// Its record (a win, loss or tie).
+    Decided(u16),
+    /// A draw: no child stays in the tier, and none decides otherwise.
+    Draw,
+    /// Children inside the tier are still to come: `counter` children (and one more if some
+    /// later child blocks a loss) must turn out wins for it to lose; a loss is at least
+    /// `floor` away; a later losing or tying child makes it win at `win_at` or tie at `tie_at`
+    /// unless the tier decides sooner.
+    Pending {
+        counter: usize,
+        floor: u16,
+        win_at: Option<u16>,
+        tie_at: Option<u16>,
+    },
+}
+
+impl Fold {
+    /// Folds in the record of one child.
+    pub(crate) fn add(&mut self, r: u16) {
+        let rem = r & REM;
+        match r & KIND {
+            WIN => self.max_win = Some(self.max_win.map_or(rem, |m| m.max(rem))),
+            LOSE => {
+                self.min_lose = Some(self.min_lose.map_or(rem, |m| m.min(rem)));
+                self.blocked = true;
+            }
+            TIE => {
+                self.min_tie = Some(self.min_tie.map_or(rem, |m| m.min(rem)));
+                self.blocked = true;
+            }
+            _ => self.blocked = true,
+        }
+    }
+
+    /// What the folded children decide, given `in_tier` distinct children inside the tier;
+    /// `too_remote` is raised when a remoteness passes [`MAX_REMOTENESS`].
+    pub(crate) fn settle(&self, in_tier: usize, too_remote: &AtomicBool) -> Settled {
+        let bump = |r: u16| plus_one(r, too_remote);
+        if in_tier == 0 {
+            return if let Some(l) = self.min_lose {
+                Settled::Decided(WIN | bump(l))
+            } else if !self.blocked {
+                // Every option is a win for the opponent (or there is none: a loss now).
+                Settled::Decided(LOSE | self.max_win.map_or(0, bump))
+            } else if let Some(t) = self.min_tie {
+                Settled::Decided(TIE | bump(t))
+            } else {
+                Settled::Draw
+            };
+        }
+        Settled::Pending {
+            counter: in_tier + usize::from(self.blocked),
+            floor: self.max_win.map_or(0, bump),
+            win_at: self.min_lose.map(bump),
+            tie_at: self.min_tie.map(bump),
+        }
     }
 }
 
@@ -625,8 +706,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
         // later tier changes no minimum, maximum or flag.
         ranks.clear();
         ranks.extend(buffer.iter().map(|c| self.global(c)));
-        let (mut min_lose, mut max_win, mut min_tie) = (None::<u16>, None::<u16>, None::<u16>);
-        let mut blocked = false;
+        let mut fold = Fold::default();
         for &(t, g) in ranks.iter() {
             if t == tier {
                 in_tier.push(g);
@@ -641,53 +721,34 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                 self.broken.store(true, Relaxed);
                 continue;
             }
-            let rem = r & REM;
-            match r & KIND {
-                WIN => max_win = Some(max_win.map_or(rem, |m| m.max(rem))),
-                LOSE => {
-                    min_lose = Some(min_lose.map_or(rem, |m| m.min(rem)));
-                    blocked = true;
-                }
-                TIE => {
-                    min_tie = Some(min_tie.map_or(rem, |m| m.min(rem)));
-                    blocked = true;
-                }
-                _ => blocked = true,
-            }
+            fold.add(r);
         }
         in_tier.sort_unstable();
         in_tier.dedup();
-        let bump = |r: u16| plus_one(r, &self.too_remote);
-        if in_tier.is_empty() {
-            let record = if let Some(l) = min_lose {
-                WIN | bump(l)
-            } else if !blocked {
-                // Every option is a win for the opponent (or there is none: a loss now).
-                LOSE | max_win.map_or(0, bump)
-            } else if let Some(t) = min_tie {
-                TIE | bump(t)
-            } else {
-                DRAW
-            };
-            return if record == DRAW {
+        match fold.settle(in_tier.len(), &self.too_remote) {
+            Settled::Decided(record) => Scan::Decided(record),
+            Settled::Draw => {
                 self.records[(self.offsets[tier] + index) as usize].store(DRAW, Relaxed);
                 Scan::Skip
-            } else {
-                Scan::Decided(record)
-            };
-        }
-        let count = in_tier.len() + usize::from(blocked);
-        let Ok(counter) = u8::try_from(count) else {
-            self.broken.store(true, Relaxed);
-            return Scan::Skip;
-        };
-        // While undecided, the record holds the floor of a loss's remoteness.
-        self.records[(self.offsets[tier] + index) as usize]
-            .store(DRAW | max_win.map_or(0, bump), Relaxed);
-        Scan::Pending {
-            counter,
-            win_at: min_lose.map(bump),
-            tie_at: min_tie.map(bump),
+            }
+            Settled::Pending {
+                counter,
+                floor,
+                win_at,
+                tie_at,
+            } => {
+                let Ok(counter) = u8::try_from(counter) else {
+                    self.broken.store(true, Relaxed);
+                    return Scan::Skip;
+                };
+                // While undecided, the record holds the floor of a loss's remoteness.
+                self.records[(self.offsets[tier] + index) as usize].store(DRAW | floor, Relaxed);
+                Scan::Pending {
+                    counter,
+                    win_at,
+                    tie_at,
+                }
+            }
         }
     }
 
@@ -1211,8 +1272,59 @@ impl TieredGame for ExplicitGame {
 /// Checks shared by the tests of tiered games (positions as `u64`).
 #[cfg(test)]
 pub(crate) mod testing {
-    use super::{check_consistency, Record, Solution, Terminal, TieredGame, Value};
+    use super::{check_consistency, ExplicitGame, Record, Solution, Terminal, TieredGame, Value};
     use rayon::prelude::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    fn random_terminal(rng: &mut Rng) -> Option<Terminal> {
+        match rng.below(10) {
+            0 => Some(Terminal::Win),
+            1 => Some(Terminal::Loss),
+            2 => Some(Terminal::Tie),
+            _ => None,
+        }
+    }
+
+    /// A random game on `n` vertices; `loopy` allows edges to any vertex of the same or a later
+    /// tier, otherwise only to larger vertices.
+    pub(crate) fn random_explicit_game(seed: u64, n: usize, loopy: bool) -> ExplicitGame {
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let tiers = 1 + rng.below(4) as usize;
+        let mut tier_of: Vec<usize> = (0..n).map(|_| rng.below(tiers as u64) as usize).collect();
+        tier_of.sort_unstable();
+        let mut options = Vec::new();
+        let mut terminal = Vec::new();
+        for v in 0..n {
+            let degree = rng.below(4);
+            let mut opts = Vec::new();
+            for _ in 0..degree {
+                let w = rng.below(n as u64) as usize;
+                let ok = if loopy {
+                    tier_of[w] >= tier_of[v]
+                } else {
+                    w > v
+                };
+                if ok {
+                    opts.push(w as u32);
+                }
+            }
+            options.push(opts);
+            terminal.push(random_terminal(&mut rng));
+        }
+        ExplicitGame::new(options, terminal, tier_of).unwrap()
+    }
 
     /// Unranking then ranking is the identity over every rank of every tier (the whole index
     /// space, in parallel); with `every_rank_legal`, every rank must also unrank.
@@ -1339,56 +1451,7 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
-
-    fn random_terminal(rng: &mut Rng) -> Option<Terminal> {
-        match rng.below(10) {
-            0 => Some(Terminal::Win),
-            1 => Some(Terminal::Loss),
-            2 => Some(Terminal::Tie),
-            _ => None,
-        }
-    }
-
-    /// A random game on `n` vertices; `loopy` allows edges to any vertex of the same or a later
-    /// tier, otherwise only to larger vertices.
-    fn random_game(seed: u64, n: usize, loopy: bool) -> ExplicitGame {
-        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-        let tiers = 1 + rng.below(4) as usize;
-        let mut tier_of: Vec<usize> = (0..n).map(|_| rng.below(tiers as u64) as usize).collect();
-        tier_of.sort_unstable();
-        let mut options = Vec::new();
-        let mut terminal = Vec::new();
-        for v in 0..n {
-            let degree = rng.below(4);
-            let mut opts = Vec::new();
-            for _ in 0..degree {
-                let w = rng.below(n as u64) as usize;
-                let ok = if loopy {
-                    tier_of[w] >= tier_of[v]
-                } else {
-                    w > v
-                };
-                if ok {
-                    opts.push(w as u32);
-                }
-            }
-            options.push(opts);
-            terminal.push(random_terminal(&mut rng));
-        }
-        ExplicitGame::new(options, terminal, tier_of).unwrap()
-    }
+    use super::testing::random_explicit_game as random_game;
 
     /// Plain minimax with memoisation, for acyclic games.
     fn minimax(game: &ExplicitGame, v: u32, memo: &mut HashMap<u32, Record>) -> Record {
