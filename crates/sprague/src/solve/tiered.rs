@@ -426,8 +426,15 @@ struct Solver<'a, G: TieredGame> {
     progress: &'a dyn Progress,
     broken: AtomicBool,
     too_remote: AtomicBool,
+    /// The progress asked for a stop in the middle of a tier: the tier's work is skipped and
+    /// the solve ends with the stop's error, so that a deadline stops a large tier within a
+    /// fraction of a second rather than at its end.
+    stopped: AtomicBool,
     peak_bytes: u64,
 }
+
+/// Positions scanned between two looks at [`Progress::stop_requested`] inside a tier.
+const STOP_EVERY: u64 = 4096;
 
 /// What the scan of one position found, for loopy tiers.
 enum Scan {
@@ -571,6 +578,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             progress,
             broken: AtomicBool::new(false),
             too_remote: AtomicBool::new(false),
+            stopped: AtomicBool::new(false),
             peak_bytes: total * 2,
         }
     }
@@ -641,6 +649,9 @@ impl<'a, G: TieredGame> Solver<'a, G> {
             } else {
                 self.solve_acyclic(tier);
             }
+            if self.stopped.load(Relaxed) {
+                return Err(self.progress.stop_error());
+            }
             if self.broken.load(Relaxed) {
                 return Err(Error::Internal(format!(
                     "tier {tier}: a child ranks to an unsolved or illegal index; the game's ranking is inconsistent"
@@ -688,6 +699,12 @@ impl<'a, G: TieredGame> Solver<'a, G> {
         in_tier: &mut Vec<u64>,
     ) -> Scan {
         in_tier.clear();
+        if index % STOP_EVERY == 0 && self.progress.stop_requested() {
+            self.stopped.store(true, Relaxed);
+        }
+        if self.stopped.load(Relaxed) {
+            return Scan::Skip;
+        }
         let Some(p) = self.game.unrank(tier, index) else {
             return Scan::Skip;
         };
@@ -834,7 +851,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                 a.edges.append(&mut b.edges);
                 a
             });
-        if self.broken.load(Relaxed) {
+        if self.broken.load(Relaxed) || self.stopped.load(Relaxed) {
             return Ok(());
         }
         let Found {
@@ -983,6 +1000,10 @@ impl<'a, G: TieredGame> Solver<'a, G> {
                 lose_levels.push(l, g);
             }
             if self.too_remote.load(Relaxed) || self.broken.load(Relaxed) {
+                return Ok(());
+            }
+            if self.progress.stop_requested() {
+                self.stopped.store(true, Relaxed);
                 return Ok(());
             }
             level += 1;
@@ -1665,6 +1686,49 @@ mod tests {
             }
         }
         assert!(resumed_runs > 20, "{resumed_runs}");
+    }
+
+    /// A stop asked for in the middle of a large tier ends the solve there, with the stop's
+    /// error and no checkpoint of the unfinished tier (the scan that acyclic and loopy tiers
+    /// share looks every STOP_EVERY positions).
+    #[test]
+    fn a_stop_inside_a_tier_ends_the_solve_before_the_tier_does() {
+        /// Asks for a stop from its second look on (the first is the look between tiers).
+        #[derive(Default)]
+        struct StopInside(std::sync::atomic::AtomicU32);
+        impl Progress for StopInside {
+            fn stop_requested(&self) -> bool {
+                self.0.fetch_add(1, Relaxed) >= 1
+            }
+        }
+        let n = 4 * STOP_EVERY as usize;
+        for loopy in [false, true] {
+            // One tier of paths of 64 positions (cycles when loopy), short enough for a record's
+            // remoteness.
+            let options: Vec<Vec<u32>> = (0..n)
+                .map(|v| match ((v + 1) % 64 != 0, loopy) {
+                    (true, _) => vec![v as u32 + 1],
+                    (false, true) => vec![(v - 63) as u32],
+                    (false, false) => vec![],
+                })
+                .collect();
+            let game = ExplicitGame::new(options, vec![None; n], vec![0; n]).unwrap();
+            let plain = solve(&game, Some(2), u64::MAX, &());
+            assert!(plain.is_ok(), "{:?}", plain.err());
+            let kept = Kept {
+                tiers: Default::default(),
+                stop_after: usize::MAX,
+            };
+            let stopped = solve_with(
+                &game,
+                Some(2),
+                u64::MAX,
+                &StopInside::default(),
+                Some(&kept),
+            );
+            assert!(matches!(stopped, Err(Error::Stopped(_))), "loopy {loopy}");
+            assert!(kept.tiers.lock().unwrap().is_empty());
+        }
     }
 
     /// A refused tier is reported and solved again, with every tier before it.
