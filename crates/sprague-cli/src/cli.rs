@@ -354,6 +354,10 @@ pub enum Command {
         /// Force one instruction-set path (auto, portable, avx2, avx2-vpclmul, avx512).
         #[arg(long, hide = true, value_name = "PATH")]
         simd: Option<String>,
+        /// Print one JSON object: the CPU, the paths, what each command runs, and every row's
+        /// figures with its ratio to the peer.
+        #[arg(long)]
+        json: bool,
     },
     /// How two partizan (or impartial) positions compare: <, >, = or || (confused).
     #[command(

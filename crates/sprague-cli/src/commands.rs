@@ -304,6 +304,7 @@ fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()
         Command::Bench {
             target: BenchTarget::Nimber,
             simd,
+            json,
         } => {
             let simd = match simd {
                 Some(text) => text
@@ -311,7 +312,7 @@ fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()
                     .map_err(|e: sprague::simd::ParseSimdError| bad(e.to_string()))?,
                 None => sprague::simd::Simd::Auto,
             };
-            crate::bench_nimber::run(simd)
+            crate::bench_nimber::run(simd, json)
         }
         Command::Josephus {
             n,

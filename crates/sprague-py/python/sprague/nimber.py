@@ -1,8 +1,10 @@
 """Nimber arithmetic (the field of nimbers below 2**64).
 
 Each function takes Python ints (0 <= x < 2**64) or NumPy arrays of them. Arrays go through the
-engine's batch path (carry-less multiply on this CPU's best SIMD path) with the GIL released;
-scalars and arrays broadcast as NumPy does.
+engine's batch path with the GIL released, on the path that ``SIMD`` names (the one that
+``sprague nimber mul --batch`` and ``sprague bench nimber`` take on this CPU); Python ints take
+the single-product path (a carry-less multiply when the CPU has PCLMULQDQ). Scalars and arrays
+broadcast as NumPy does.
 
 >>> from sprague import nimber
 >>> nimber.mul(2, 3), nimber.add(5, 3), nimber.inv(2), nimber.sqrt(2)
@@ -17,10 +19,14 @@ import numpy as np
 
 from . import _sprague
 
-__all__ = ["add", "mul", "div", "inv", "sqrt", "pow", "SIMD"]
+__all__ = ["add", "mul", "div", "inv", "sqrt", "pow", "SIMD", "CPU_FEATURES"]
 
-#: The SIMD path the batch engine takes on this CPU.
+#: The instruction-set path the batch engine takes on this CPU, as ``sprague bench nimber``
+#: names it: ``portable``, ``avx2``, ``avx2-vpclmul`` or ``avx512``.
 SIMD: str = _sprague.SIMD
+
+#: The CPU features that the fast paths look for, as this CPU reports them.
+CPU_FEATURES: "list[str]" = list(_sprague.CPU_FEATURES)
 
 _TOP = 1 << 64
 ArrayLike = Union[int, np.ndarray, list]
