@@ -282,7 +282,7 @@ struct Report {
     /// The path `Simd::Auto` resolves to (or the one forced with `--simd`).
     path: &'static str,
     /// What each user-facing command runs on this CPU.
-    commands: Vec<(&'static str, String)>,
+    commands: Vec<Command>,
     unit: &'static str,
     load_average_start: Option<String>,
     load_average_end: Option<String>,
@@ -291,23 +291,39 @@ struct Report {
     rows: Vec<Row>,
 }
 
+/// A user-facing command and what it runs on this CPU.
+#[derive(Serialize)]
+struct Command {
+    command: &'static str,
+    runs: String,
+}
+
 /// What each user-facing command runs on this CPU, for a slice path `batch`.
-fn commands(batch: Simd) -> Vec<(&'static str, String)> {
-    let single = if Kernel::NimberProducts.runs(Simd::Avx2) {
+fn commands(batch: Simd) -> Vec<Command> {
+    let clmul = Kernel::NimberProducts.runs(Simd::Avx2);
+    let single = if clmul {
         "PCLMULQDQ: byte-table change of basis, one carry-less multiply, reduction, change back"
     } else {
         "log/exp tables of the 16-bit subfield with Karatsuba (no PCLMULQDQ on this CPU)"
     };
+    let chain = if clmul {
+        "the polynomial basis: one change of basis in and out, PCLMULQDQ and a reduction a step"
+    } else {
+        "single products (no PCLMULQDQ on this CPU)"
+    };
     vec![
-        (
-            "sprague nimber mul|div|inv|pow (single products)",
-            single.to_string(),
-        ),
-        (
-            "sprague nimber mul --batch, sprague.nimber.mul on NumPy arrays (slices)",
-            format!("the {} path (Simd::Auto)", batch.name()),
-        ),
-        ("sprague.nimber.mul on Python ints", single.to_string()),
+        Command {
+            command: "sprague nimber mul|div|inv, sprague.nimber.mul on Python ints",
+            runs: single.to_string(),
+        },
+        Command {
+            command: "sprague nimber pow, Multiplier::product",
+            runs: chain.to_string(),
+        },
+        Command {
+            command: "sprague nimber mul --batch, sprague.nimber.mul on NumPy arrays",
+            runs: format!("the {} slice path (Simd::Auto)", batch.name()),
+        },
     ]
 }
 
@@ -340,8 +356,8 @@ pub fn run(simd: Simd, as_json: bool) -> Result<()> {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        for (command, path) in commands(chosen) {
-            println!("  {command}: {path}");
+        for c in commands(chosen) {
+            println!("  {}: {}", c.command, c.runs);
         }
         println!(
             "load average at start: {}",
