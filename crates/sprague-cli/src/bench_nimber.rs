@@ -1,5 +1,5 @@
 //! `sprague bench nimber`: nim products on this CPU, every path beside the peers of the same
-//! run.
+//! run, as text or (`--json`) one JSON object.
 //!
 //! Three figures per method, in ns per product (CPU time of this thread, wall time beside it):
 //! - latency: a dependent chain x ← x ⊗ b\[i\], each product waiting for the one before;
@@ -7,13 +7,16 @@
 //!   costs when called many times);
 //! - batch: one slice call over 4096 pairs (what `nimber mul --batch` uses).
 //!
-//! The peers: the carry-less-multiply method (eight-byte table change of basis, one
-//! PCLMULQDQ, reduction by shifts, change back), written here independently of the library,
-//! and the `nimber` crate from crates.io. Every method is checked against
+//! Each figure stands beside the clmul peer's as a ratio. The peers: the carry-less-multiply
+//! method (eight-byte table change of basis, one PCLMULQDQ, reduction by shifts, change back),
+//! written here independently of the library, and the `nimber` crate from crates.io (CLI feature
+//! `peers`). One more row times values kept in the polynomial basis ([`Polynomial`]), the cost
+//! of a chain once its values are converted. Every method is checked against
 //! [`sprague::nimber::mul_reference`] before it is timed.
 
 use crate::clock::{load_average, thread_cpu_ns as cpu_time_ns};
 use anyhow::{bail, Result};
+use serde::Serialize;
 use sprague::nimber::{mul_reference, Multiplier, Polynomial};
 use sprague::simd::{cpu_features, cpu_model, Kernel, Simd};
 use std::hint::black_box;
@@ -40,7 +43,7 @@ fn inputs(seed: u64) -> Vec<u64> {
 }
 
 /// ns per product, by CPU time and by wall time.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Serialize)]
 struct Figure {
     cpu: f64,
     wall: f64,
@@ -81,6 +84,10 @@ type Batch<'a> = Box<dyn Fn(&[u64], &[u64], &mut [u64]) + 'a>;
 /// A method's single product and slice product.
 struct Method<'a> {
     name: String,
+    /// The library path (`None` for peers and the polynomial-basis row).
+    path: Option<Simd>,
+    /// Whether this is a peer.
+    peer: bool,
     single: Box<dyn Fn(u64, u64) -> u64 + 'a>,
     batch: Batch<'a>,
     /// A shorter budget for slow methods.
@@ -88,6 +95,7 @@ struct Method<'a> {
 }
 
 /// Latency, throughput and batch figures of one method.
+#[derive(Clone, Copy, Serialize)]
 struct Figures {
     latency: Figure,
     throughput: Figure,
@@ -103,6 +111,12 @@ fn run_method(m: &Method, a: &[u64], b: &[u64]) -> Result<Figures> {
             bail!("{}: wrong product of {} and {}", m.name, a[i], b[i]);
         }
     }
+    run_method_unchecked(m, a, b)
+}
+
+/// The three figures of a method whose products were checked.
+fn run_method_unchecked(m: &Method, a: &[u64], b: &[u64]) -> Result<Figures> {
+    let mut out = vec![0u64; a.len()];
     let latency = measure(
         || {
             let mut x = black_box(a[0]);
@@ -220,12 +234,87 @@ fn nimber_crate_mul(a: u64, b: u64) -> u64 {
     p.as_slice().first().copied().unwrap_or(0)
 }
 
-/// `sprague bench nimber [--simd PATH]`.
+/// The clmul peer's figures divided by a row's (above 1: the row is faster than the peer).
+#[derive(Serialize)]
+struct Ratios {
+    latency: f64,
+    throughput: f64,
+    batch: f64,
+}
+
+/// One row of the report.
+#[derive(Serialize)]
+struct Row {
+    method: String,
+    path: Option<&'static str>,
+    peer: bool,
+    #[serde(flatten)]
+    figures: Figures,
+    /// `None` when this CPU has no PCLMULQDQ (no clmul peer).
+    vs_clmul_peer: Option<Ratios>,
+}
+
+/// The whole report, as `--json` prints it.
+#[derive(Serialize)]
+struct Report {
+    cpu: String,
+    features: Vec<&'static str>,
+    /// The nimber-product paths this CPU runs, slowest first.
+    paths: Vec<&'static str>,
+    /// The path `Simd::Auto` resolves to (or the one forced with `--simd`).
+    path: &'static str,
+    /// What each user-facing command runs on this CPU.
+    commands: Vec<Command>,
+    unit: &'static str,
+    load_average_start: Option<String>,
+    load_average_end: Option<String>,
+    /// ns of CPU time per dependent 64-bit integer multiply (3 cycles on recent x86-64 cores).
+    calibration_ns: f64,
+    rows: Vec<Row>,
+}
+
+/// A user-facing command and what it runs on this CPU.
+#[derive(Serialize)]
+struct Command {
+    command: &'static str,
+    runs: String,
+}
+
+/// What each user-facing command runs on this CPU, for a slice path `batch`.
+fn commands(batch: Simd) -> Vec<Command> {
+    let clmul = Kernel::NimberProducts.runs(Simd::Avx2);
+    let single = if clmul {
+        "PCLMULQDQ: byte-table change of basis, one carry-less multiply, reduction, change back"
+    } else {
+        "log/exp tables of the 16-bit subfield with Karatsuba (no PCLMULQDQ on this CPU)"
+    };
+    let chain = if clmul {
+        "the polynomial basis: one change of basis in and out, PCLMULQDQ and a reduction a step"
+    } else {
+        "single products (no PCLMULQDQ on this CPU)"
+    };
+    vec![
+        Command {
+            command: "sprague nimber mul|div|inv, sprague.nimber.mul on Python ints",
+            runs: single.to_string(),
+        },
+        Command {
+            command: "sprague nimber pow, Multiplier::product",
+            runs: chain.to_string(),
+        },
+        Command {
+            command: "sprague nimber mul --batch, sprague.nimber.mul on NumPy arrays",
+            runs: format!("the {} slice path (Simd::Auto)", batch.name()),
+        },
+    ]
+}
+
+/// `sprague bench nimber [--simd PATH] [--json]`.
 ///
 /// # Errors
 /// When this CPU does not run `simd` (`BadInput` for the caller to report), or a method's
 /// products are wrong.
-pub fn run(simd: Simd) -> Result<()> {
+pub fn run(simd: Simd, as_json: bool) -> Result<()> {
     let kernel = Kernel::NimberProducts;
     let paths = if simd == Simd::Auto {
         kernel.available()
@@ -234,28 +323,37 @@ pub fn run(simd: Simd) -> Result<()> {
             .map_err(|e| crate::error::bad(e.to_string()))?
             .path()]
     };
-    println!("CPU: {}", cpu_model());
-    println!("features: {}", cpu_features().join(" "));
-    println!(
-        "path: {} (paths this CPU runs: {})",
-        kernel.resolve(simd),
-        kernel
-            .available()
-            .iter()
-            .map(|p| p.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    println!(
-        "load average at start: {}",
-        load_average().unwrap_or_else(|| "?".into())
-    );
+    let chosen = kernel.resolve(simd);
+    let load_start = load_average();
+    if !as_json {
+        println!("CPU: {}", cpu_model());
+        println!("features: {}", cpu_features().join(" "));
+        println!(
+            "path: {} (paths this CPU runs: {})",
+            chosen,
+            kernel
+                .available()
+                .iter()
+                .map(|p| p.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        for c in commands(chosen) {
+            println!("  {}: {}", c.command, c.runs);
+        }
+        println!(
+            "load average at start: {}",
+            load_start.as_deref().unwrap_or("?")
+        );
+    }
     let (a, b) = (inputs(1), inputs(2));
-    let mut ours = Vec::new();
+    let mut methods = Vec::new();
     for path in paths.into_iter().rev() {
         let m = Multiplier::new(path)?;
-        ours.push(Method {
+        methods.push(Method {
             name: format!("sprague {path}"),
+            path: Some(path),
+            peer: false,
             single: Box::new(move |x, y| m.mul(x, y)),
             batch: Box::new(move |x, y, o| {
                 // The lengths are equal by construction.
@@ -264,11 +362,29 @@ pub fn run(simd: Simd) -> Result<()> {
             budget: BUDGET_NS,
         });
     }
+    // Values kept in the polynomial basis: a chain pays one carry-less multiply and a reduction
+    // a step (the conversions are outside the timed loop). The inputs are the images of `a` and
+    // `b`, so the products are checked against the reference after the conversion back.
+    let (pa, pb): (Vec<u64>, Vec<u64>) = a
+        .iter()
+        .zip(&b)
+        .map(|(&x, &y)| (Polynomial::from_nimber(x).0, Polynomial::from_nimber(y).0))
+        .unzip();
+    let poly = Method {
+        name: "sprague Polynomial basis".into(),
+        path: None,
+        peer: false,
+        single: Box::new(|x, y| (Polynomial(x) * Polynomial(y)).0),
+        batch: Box::new(Polynomial::mul_slices),
+        budget: BUDGET_NS,
+    };
     let peer = ClmulPeer::new();
     let mut peers = Vec::new();
     if let Some(peer) = &peer {
         peers.push(Method {
             name: "peer: clmul reference".into(),
+            path: None,
+            peer: true,
             single: Box::new(|x, y| peer.mul(x, y)),
             batch: Box::new(|x, y, o| {
                 for ((o, &x), &y) in o.iter_mut().zip(x).zip(y) {
@@ -283,6 +399,8 @@ pub fn run(simd: Simd) -> Result<()> {
     #[cfg(feature = "peers")]
     peers.push(Method {
         name: "peer: nimber crate 0.1".into(),
+        path: None,
+        peer: true,
         single: Box::new(nimber_crate_mul),
         batch: Box::new(|x, y, o| {
             for ((o, &x), &y) in o.iter_mut().zip(x).zip(y) {
@@ -293,15 +411,19 @@ pub fn run(simd: Simd) -> Result<()> {
     });
     // The crate takes tens of µs a product: time it on fewer pairs.
     let few = 64;
-    let mut rows = Vec::new();
-    for m in ours.iter().chain(&peers) {
+    let mut timed: Vec<(&Method, Figures)> = Vec::new();
+    for m in &methods {
+        timed.push((m, run_method(m, &a, &b)?));
+    }
+    timed.push((&poly, run_poly(&poly, &a, &b, &pa, &pb)?));
+    for m in &peers {
         let slow = m.budget < BUDGET_NS;
         let (x, y) = if slow {
             (&a[..few], &b[..few])
         } else {
             (&a[..], &b[..])
         };
-        rows.push((m.name.clone(), run_method(m, x, y)?));
+        timed.push((m, run_method(m, x, y)?));
     }
     // A dependent chain of 64-bit integer multiplies takes 3 cycles a step on every recent
     // x86-64 core: the clock this run saw, and how much the machine's load slowed it.
@@ -316,38 +438,89 @@ pub fn run(simd: Simd) -> Result<()> {
         N,
         BUDGET_NS / 3,
     );
+    let reference = timed
+        .iter()
+        .find(|(m, _)| m.peer && m.name.contains("clmul"))
+        .map(|&(_, f)| f);
+    let rows: Vec<Row> = timed
+        .iter()
+        .map(|&(m, f)| Row {
+            method: m.name.clone(),
+            path: m.path.map(Simd::name),
+            peer: m.peer,
+            figures: f,
+            vs_clmul_peer: reference.map(|r| Ratios {
+                latency: r.latency.cpu / f.latency.cpu,
+                throughput: r.throughput.cpu / f.throughput.cpu,
+                batch: r.batch.cpu / f.batch.cpu,
+            }),
+        })
+        .collect();
+    let report = Report {
+        cpu: cpu_model(),
+        features: cpu_features(),
+        paths: kernel.available().iter().map(|p| p.name()).collect(),
+        path: chosen.name(),
+        commands: commands(chosen),
+        unit: "ns per 64-bit nim product, CPU time of the timing thread (wall time beside it)",
+        load_average_start: load_start,
+        load_average_end: load_average(),
+        calibration_ns: calibration.cpu,
+        rows,
+    };
+    if as_json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    print_table(&report);
+    Ok(())
+}
+
+/// The polynomial-basis row: the same three figures on values already converted.
+fn run_poly(m: &Method, a: &[u64], b: &[u64], pa: &[u64], pb: &[u64]) -> Result<Figures> {
+    let mut out = vec![0u64; pa.len()];
+    (m.batch)(pa, pb, &mut out);
+    for i in 0..pa.len() {
+        let expected = mul_reference(a[i], b[i]);
+        let single = Polynomial((m.single)(pa[i], pb[i])).to_nimber();
+        if single != expected || Polynomial(out[i]).to_nimber() != expected {
+            bail!("{}: wrong product of {} and {}", m.name, a[i], b[i]);
+        }
+    }
+    run_method_unchecked(m, pa, pb)
+}
+
+fn print_table(r: &Report) {
     println!(
-        "calibration: {:.3} ns ({:.3}) a dependent 64-bit multiply (3 cycles: {:.2} GHz)",
-        calibration.cpu,
-        calibration.wall,
-        3.0 / calibration.cpu
+        "calibration: {:.3} ns a dependent 64-bit multiply (3 cycles: {:.2} GHz)",
+        r.calibration_ns,
+        3.0 / r.calibration_ns
     );
     println!();
-    println!("ns per 64-bit nim product, by CPU time (wall time in brackets); ×R after a peer's");
-    println!("figure: the peer takes R times as long as the first sprague row");
     println!(
-        "{:<26} {:>22} {:>22} {:>22}",
+        "ns per 64-bit nim product, by CPU time (wall time in brackets); ×R: the clmul peer's"
+    );
+    println!("figure divided by this row's, from the same run (above 1: faster than the peer)");
+    println!(
+        "{:<26} {:>24} {:>24} {:>24}",
         "method", "latency", "throughput", "batch (4096)"
     );
-    let best = &rows[0].1;
-    for (i, (name, f)) in rows.iter().enumerate() {
-        let cell = |fig: Figure, base: Figure| {
-            if i < ours.len() {
-                format!("{:.2} ({:.2})", fig.cpu, fig.wall)
-            } else {
-                format!(
-                    "{:.2} ({:.2}) ×{:.2}",
-                    fig.cpu,
-                    fig.wall,
-                    fig.cpu / base.cpu
-                )
+    for row in &r.rows {
+        // The clmul peer's own row carries no ratio (it would read ×1).
+        let reference = row.peer && row.method.contains("clmul");
+        let cell = |fig: Figure, ratio: Option<f64>| match ratio {
+            Some(x) if !reference => {
+                format!("{:.2} ({:.2}) ×{}", fig.cpu, fig.wall, ratio_text(x))
             }
+            _ => format!("{:.2} ({:.2})", fig.cpu, fig.wall),
         };
+        let ratio = |pick: fn(&Ratios) -> f64| row.vs_clmul_peer.as_ref().map(pick);
         println!(
-            "{name:<26} {:>22} {:>22} {:>22}",
-            cell(f.latency, best.latency),
-            cell(f.throughput, best.throughput),
-            cell(f.batch, best.batch)
+            "{:<26} {:>24} {:>24} {:>24}",
+            row.method,
+            cell(row.figures.latency, ratio(|x| x.latency)),
+            cell(row.figures.throughput, ratio(|x| x.throughput)),
+            cell(row.figures.batch, ratio(|x| x.batch))
         );
     }
     println!();
@@ -356,8 +529,19 @@ pub fn run(simd: Simd) -> Result<()> {
         "throughput: independent single products; batch: one slice call ('nimber mul --batch')."
     );
     println!(
-        "load average at end: {}",
-        load_average().unwrap_or_else(|| "?".into())
+        "Polynomial basis: the same on values converted once (Polynomial, product(), pow chains)."
     );
-    Ok(())
+    println!(
+        "load average at end: {}",
+        r.load_average_end.as_deref().unwrap_or("?")
+    );
+}
+
+/// A ratio with enough digits to be read (the `nimber` crate's is tiny).
+fn ratio_text(x: f64) -> String {
+    if x >= 0.1 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.1e}")
+    }
 }

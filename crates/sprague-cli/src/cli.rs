@@ -148,7 +148,8 @@ pub struct OctalBench {
     /// two cores or more; the sweep: 1].
     #[arg(long, value_name = "N", value_delimiter = ',')]
     pub threads: Option<Vec<String>>,
-    /// Print JSON.
+    /// Print one JSON object instead of the table (octal: the rows and ratios; nimber: the CPU,
+    /// the paths, what each command runs, and every row's figures with its ratio to the peer).
     #[arg(long)]
     pub json: bool,
 }
@@ -215,7 +216,8 @@ pub struct PositionArgs {
     /// change to what; the closed form that decides, with its numbers (JSON: "explanation").
     #[arg(long)]
     pub explain: bool,
-    /// Print JSON.
+    /// Print one JSON object instead of the table (octal: the rows and ratios; nimber: the CPU,
+    /// the paths, what each command runs, and every row's figures with its ratio to the peer).
     #[arg(long)]
     pub json: bool,
 }

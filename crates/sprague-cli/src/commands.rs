@@ -400,13 +400,12 @@ fn run_command(
                         || octal.size.is_some()
                         || octal.games.is_some()
                         || octal.threads.is_some()
-                        || octal.json
                     {
                         return Err(bad(
-                            "--sweep, --size, --games, --threads and --json are for 'bench octal'",
+                            "--sweep, --size, --games and --threads are for 'bench octal'",
                         ));
                     }
-                    crate::bench_nimber::run(simd)
+                    crate::bench_nimber::run(simd, octal.json)
                 }
                 BenchTarget::Octal => crate::bench_octal::run(&octal_settings(octal, simd)?),
             }

@@ -7,6 +7,7 @@ features and the load average. Nothing here asserts a time.
 """
 
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -83,7 +84,18 @@ def python_nim_mul(a: int, b: int, bits: int = 64) -> int:
     return (mid << half) ^ ll ^ python_nim_mul(hh, 1 << (half - 1), half)
 
 
-def bench_nimber(repeat: int) -> None:
+def cpu_seconds(f, repeat: int) -> float:
+    """The least CPU time (user + sys of this process) of `repeat` calls of f."""
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = os.times()
+        f()
+        t1 = os.times()
+        best = min(best, (t1.user - t0.user) + (t1.system - t0.system))
+    return best
+
+
+def bench_nimber(cli: str, repeat: int) -> None:
     rng = np.random.default_rng(1)
     n = 10**7
     a = rng.integers(0, 2**64, size=n, dtype=np.uint64)
@@ -94,6 +106,12 @@ def bench_nimber(repeat: int) -> None:
         out = sprague.nimber.mul(a, b)
         runs.append(time.perf_counter() - t0)
     batch = n / min(runs)
+    big_cpu = cpu_seconds(lambda: sprague.nimber.mul(a, b), repeat) / n * 1e9
+    # The CLI's batch figure is one slice call over 4096 pairs: the same size from Python.
+    small_a, small_b = a[:4096].copy(), b[:4096].copy()
+    calls = 2000
+    small_cpu = cpu_seconds(lambda: [sprague.nimber.mul(small_a, small_b) for _ in range(calls)], repeat)
+    small_cpu = small_cpu / (calls * 4096) * 1e9
     k = 20_000
     xs, ys = [int(x) for x in a[:k]], [int(y) for y in b[:k]]
     t0 = time.perf_counter()
@@ -104,8 +122,20 @@ def bench_nimber(repeat: int) -> None:
     pure = [python_nim_mul(x, y) for x, y in zip(xs[:k2], ys[:k2])]
     pure_loop = k2 / (time.perf_counter() - t0)
     assert pure == scalar[:k2] == [int(v) for v in out[:k2]]
-    print(f"nim products per second, 10^7-element uint64 arrays (SIMD path {sprague.nimber.SIMD}):")
-    print(f"  sprague.nimber.mul(array)         {batch:14,.0f}/s  ({1e9 / batch:.2f} ns each)")
+    cli_batch = None
+    if Path(cli).exists():
+        report = json.loads(subprocess.run([cli, "bench", "nimber", "--json"], check=True,
+                                           capture_output=True, text=True).stdout)
+        row = next((r for r in report["rows"] if r["path"] == report["path"]), None)
+        if row is not None and report["path"] == sprague.nimber.SIMD:
+            cli_batch = row["batch"]["cpu"]
+    print(f"nim products, uint64 arrays (SIMD path {sprague.nimber.SIMD}; CPU ns are user + sys):")
+    print(f"  sprague.nimber.mul, 10^7 elements {batch:14,.0f}/s wall ({1e9 / batch:.2f} ns each), {big_cpu:.2f} CPU ns each")
+    print(f"  sprague.nimber.mul, 4096 elements {small_cpu:.2f} CPU ns each", end="")
+    if cli_batch is not None:
+        print(f"; the CLI's batch of 4096 in the same run: {cli_batch:.2f} ns ({small_cpu / cli_batch:.2f}x)")
+    else:
+        print(" (no CLI figure: pass --cli with a release build)")
     print(f"  Python loop over nimber.mul(int)  {binding_loop:14,.0f}/s  batch is {batch / binding_loop:,.0f}x faster")
     print(f"  pure-Python nim product loop      {pure_loop:14,.0f}/s  batch is {batch / pure_loop:,.0f}x faster")
 
@@ -119,7 +149,7 @@ def main() -> None:
     print(f"CPU: {cpu()}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     bench_table(args.cli, args.repeat)
-    bench_nimber(args.repeat)
+    bench_nimber(args.cli, args.repeat)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

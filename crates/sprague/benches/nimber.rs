@@ -1,6 +1,8 @@
-//! Nim multiplication: ns per product for our fast paths (AVX-512 with GFNI and VPCLMULQDQ for
-//! slices; PCLMULQDQ with a change of basis), our portable fallback (16-bit log/exp with
-//! Karatsuba), a byte-table baseline written here, and the `nimber` crate, one product at a time and in batch; then the figures in one table.
+//! Nim multiplication: ns per product for our fast paths (AVX-512 with GFNI and VPCLMULQDQ, or
+//! AVX2 with VPCLMULQDQ or PCLMULQDQ, for slices; PCLMULQDQ with a change of basis for single
+//! products), our portable fallback (16-bit log/exp with Karatsuba, bit-sliced slices), a
+//! byte-table baseline written here, and the `nimber` crate: independent products one at a
+//! time, in batch, and as a dependent chain (latency); then the figures in one table.
 //!
 //! Run with `cargo bench -p sprague --bench nimber`. Every method's products are checked
 //! against the recursive definition before it is timed.
@@ -228,7 +230,10 @@ fn main() {
     println!(
         "\nns per nim product over {N} random 64-bit pairs, by CPU time (wall time in brackets):"
     );
-    println!("{:<34} {:>20} {:>20}", "method", "one at a time", "batch");
+    println!(
+        "{:<34} {:>20} {:>20} {:>20}",
+        "method", "one at a time", "batch", "latency (chain)"
+    );
     let show = |(cpu, wall): (f64, f64)| format!("{cpu:.2} ({wall:.2})");
     for (name, single, batch) in &methods {
         let one = ns_per_product(|| single_pass(single.as_ref(), &a, &b), N);
@@ -239,7 +244,23 @@ fn main() {
             },
             N,
         );
-        println!("{name:<34} {:>20} {:>20}", show(one), show(many));
+        // A dependent chain x ← x ⊗ b[i]: each product waits for the one before.
+        let chain = ns_per_product(
+            || {
+                let mut x = black_box(a[0]) | 1;
+                for &y in &b {
+                    x = single(x, y | 1);
+                }
+                x
+            },
+            N,
+        );
+        println!(
+            "{name:<34} {:>20} {:>20} {:>20}",
+            show(one),
+            show(many),
+            show(chain)
+        );
     }
     let direct = ns_per_product(
         || {

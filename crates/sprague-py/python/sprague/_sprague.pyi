@@ -8,6 +8,7 @@ import numpy.typing as npt
 Progress = Optional[Callable[[str, Any, Any], None]]
 
 SIMD: str
+CPU_FEATURES: List[str]
 
 class Position:
     def __init__(

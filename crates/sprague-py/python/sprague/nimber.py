@@ -1,8 +1,10 @@
 """Nimber arithmetic (the field of nimbers below 2**64).
 
 Each function takes Python ints (0 <= x < 2**64) or NumPy arrays of them. Arrays go through the
-engine's batch path (carry-less multiply on this CPU's best SIMD path) with the GIL released;
-scalars and arrays broadcast as NumPy does.
+engine's batch path with the GIL released, on the path that ``SIMD`` names (the one that
+``sprague nimber mul --batch`` and ``sprague bench nimber`` take on this CPU); Python ints take
+the single-product path (a carry-less multiply when the CPU has PCLMULQDQ). Scalars and arrays
+broadcast as NumPy does.
 
 >>> from sprague import nimber
 >>> nimber.mul(2, 3), nimber.add(5, 3), nimber.inv(2), nimber.sqrt(2)
@@ -17,10 +19,14 @@ import numpy as np
 
 from . import _sprague
 
-__all__ = ["add", "mul", "div", "inv", "sqrt", "pow", "SIMD"]
+__all__ = ["add", "mul", "div", "inv", "sqrt", "pow", "SIMD", "CPU_FEATURES"]
 
-#: The SIMD path the batch engine takes on this CPU.
+#: The instruction-set path the batch engine takes on this CPU, as ``sprague bench nimber``
+#: names it: ``portable``, ``avx2``, ``avx2-vpclmul`` or ``avx512``.
 SIMD: str = _sprague.SIMD
+
+#: The CPU features that the fast paths look for, as this CPU reports them.
+CPU_FEATURES: "list[str]" = list(_sprague.CPU_FEATURES)
 
 _TOP = 1 << 64
 ArrayLike = Union[int, np.ndarray, list]
@@ -46,6 +52,19 @@ def _array(x: object, name: str) -> np.ndarray:
     return a.astype(np.uint64)
 
 
+def _same_contiguous_words(a: object, b: object) -> bool:
+    """Whether a and b are C-contiguous uint64 arrays of one shape (nothing to convert)."""
+    return (
+        type(a) is np.ndarray
+        and type(b) is np.ndarray
+        and a.dtype == np.uint64
+        and b.dtype == np.uint64
+        and a.shape == b.shape
+        and a.flags.c_contiguous
+        and b.flags.c_contiguous
+    )
+
+
 def _flat(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.uint64).reshape(-1)
 
@@ -56,6 +75,9 @@ def mul(a: int, b: int) -> int: ...
 def mul(a: ArrayLike, b: ArrayLike) -> np.ndarray: ...
 def mul(a, b):
     """The nim product a ⊗ b (elementwise on arrays, which broadcast)."""
+    if _same_contiguous_words(a, b):
+        # The common case without broadcasting's few microseconds a call.
+        return _sprague.nim_mul_array(a.reshape(-1), b.reshape(-1)).reshape(a.shape)
     x, y = _scalar(a, "a"), _scalar(b, "b")
     if x is not None and y is not None:
         return _sprague.nim_mul(x, y)

@@ -496,16 +496,15 @@ impl Nimber {
     /// assert_eq!(Nimber(2).pow(3), Nimber(1)); // {0, 1, 2, 3} is the field of 4 elements
     /// assert_eq!(Nimber(7).pow(u64::MAX), Nimber(1)); // the group has order 2^64 − 1
     /// ```
-    pub fn pow(self, mut e: u64) -> Nimber {
-        let (mut base, mut acc) = (self, Nimber::ONE);
-        while e > 0 {
-            if e & 1 == 1 {
-                acc *= base;
-            }
-            base *= base;
-            e >>= 1;
+    pub fn pow(self, e: u64) -> Nimber {
+        // A chain of dependent products: in the polynomial basis each one is a carry-less
+        // multiply and a reduction, without the two changes of basis of a single product.
+        #[cfg(target_arch = "x86_64")]
+        if clmul::is_available() {
+            let (one, base) = (Polynomial::from_nimber(1), Polynomial::from_nimber(self.0));
+            return Nimber(square_and_multiply(one, base, e, |x, y| x * y).to_nimber());
         }
-        acc
+        square_and_multiply(Nimber::ONE, self, e, |x, y| x * y)
     }
 
     /// The multiplicative inverse, `None` for 0.
@@ -559,6 +558,19 @@ impl Nimber {
         let x = field_maps().quadratic.solve(self.0)?;
         Some(Nimber(x & !1))
     }
+}
+
+/// `base` to the power `e` by repeated squaring, with the product `mul` and its unit `one`.
+fn square_and_multiply<T: Copy>(one: T, mut base: T, mut e: u64, mul: impl Fn(T, T) -> T) -> T {
+    let mut acc = one;
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = mul(acc, base);
+        }
+        base = mul(base, base);
+        e >>= 1;
+    }
+    acc
 }
 
 /// The inverse of a nonzero `a` below 2^bits, by the norm to the half-size subfield: with

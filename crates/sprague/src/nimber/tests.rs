@@ -309,6 +309,7 @@ fn inverse_pow_sqrt_and_trace() {
         assert_eq!(x.pow(0), Nimber::ONE);
         assert_eq!(x.pow(1), x);
         assert_eq!(x.pow(3).0, mul_reference(mul_reference(a, a), a));
+
         let r = x.sqrt();
         assert_eq!(mul_reference(r.0, r.0), a);
         assert!(x.trace() <= 1);
@@ -331,6 +332,21 @@ fn inverse_pow_sqrt_and_trace() {
         .filter(|&a| Nimber(a).trace() == 1)
         .count();
     assert!((16..=48).contains(&with_trace_one));
+}
+
+#[test]
+fn pow_agrees_in_both_bases_of_its_chain() {
+    // `pow` multiplies in the polynomial basis when the CPU has PCLMULQDQ; both bases (and the
+    // software carry-less multiply) give the nim power.
+    for (&a, &e) in random_inputs(41, 12).iter().zip(&random_words(42, 12)) {
+        let x = Nimber(a);
+        let nim = square_and_multiply(Nimber::ONE, x, e, |p, q| Nimber(mul_reference(p.0, q.0)));
+        assert_eq!(x.pow(e), nim, "{a}^{e}");
+        let (one, p) = (Polynomial::from_nimber(1), Polynomial::from_nimber(a));
+        let poly =
+            square_and_multiply(one, p, e, |p, q| Polynomial(clmul::poly_mul_soft(p.0, q.0)));
+        assert_eq!(poly.to_nimber(), nim.0, "{a}^{e}");
+    }
 }
 
 #[test]
@@ -437,6 +453,62 @@ fn batch_io_multiplies_and_names_bad_lines() {
     assert!(error("1\n1 2\n3 4\n").contains("line 3: more lines"));
 }
 
+/// 0, 1, 2^64 − 1, every power of two, the Fermat 2-powers with their neighbours, squares and
+/// random words: the fixed edge cases that every path is checked on.
+fn edge_words() -> Vec<u64> {
+    let mut words = vec![0, 1, u64::MAX, u64::MAX - 1];
+    words.extend((0..64).map(|k| 1u64 << k));
+    for k in 0..6 {
+        let f = 1u64 << (1 << k);
+        words.extend([f - 1, f + 1, f | (f >> 1)]);
+    }
+    let random = random_words(31, 40);
+    words.extend(random.iter().map(|&x| mul_reference(x, x)));
+    words.extend(random);
+    words
+}
+
+#[test]
+fn every_path_squares_inverts_and_takes_roots_like_the_reference() {
+    let words = edge_words();
+    for m in backends() {
+        // Squares, elementwise and one at a time.
+        let squares: Vec<u64> = words.iter().map(|&x| mul_reference(x, x)).collect();
+        let mut out = vec![0; words.len()];
+        m.mul_slices(&words, &words, &mut out).unwrap();
+        assert_eq!(out, squares, "{m:?} squares");
+        for (&x, &sq) in words.iter().zip(&squares) {
+            assert_eq!(m.mul(x, x), sq, "{m:?}: {x} squared");
+        }
+        // x ⊗ x⁻¹ = 1 and √x ⊗ √x = x on every path, single and sliced.
+        let nonzero: Vec<u64> = words.iter().copied().filter(|&x| x != 0).collect();
+        let inverses: Vec<u64> = nonzero
+            .iter()
+            .map(|&x| Nimber(x).inverse().unwrap().0)
+            .collect();
+        let mut out = vec![0; nonzero.len()];
+        m.mul_slices(&nonzero, &inverses, &mut out).unwrap();
+        assert!(out.iter().all(|&p| p == 1), "{m:?} inverses: {out:?}");
+        for (&x, &inv) in nonzero.iter().zip(&inverses) {
+            assert_eq!(m.mul(inv, x), 1, "{m:?}: {x} ⊗ {inv}");
+            assert_eq!(m.product(&[x, inv, x]), x, "{m:?}: product {x}");
+        }
+        let roots: Vec<u64> = words.iter().map(|&x| Nimber(x).sqrt().0).collect();
+        let mut out = vec![0; words.len()];
+        m.mul_slices(&roots, &roots, &mut out).unwrap();
+        assert_eq!(out, words, "{m:?} square roots");
+        for (&r, &x) in roots.iter().zip(&words) {
+            let mut v = [r, 1, 0];
+            m.scale(r, &mut v);
+            assert_eq!(v, [x, r, 0], "{m:?}: scale by the root of {x}");
+        }
+        assert_eq!(
+            m.dot(&roots, &roots),
+            Ok(words.iter().fold(0, |s, x| s ^ x))
+        );
+    }
+}
+
 fn any_nimber() -> impl Strategy<Value = Nimber> {
     prop_oneof![
         any::<u64>().prop_map(Nimber),
@@ -446,9 +518,10 @@ fn any_nimber() -> impl Strategy<Value = Nimber> {
 }
 
 /// Operands where fast paths go wrong: 0, 1, 2^64 − 1, powers of two, the Fermat 2-powers
-/// 2^(2^k) with their neighbours, subfield elements and random words.
+/// 2^(2^k) with their neighbours, subfield elements, field squares and random words.
 fn edge_operand() -> impl Strategy<Value = u64> {
     prop_oneof![
+        any::<u64>().prop_map(|x| mul_reference(x, x)),
         Just(0u64),
         Just(1u64),
         Just(u64::MAX),

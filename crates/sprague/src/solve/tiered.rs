@@ -699,7 +699,7 @@ impl<'a, G: TieredGame> Solver<'a, G> {
         in_tier: &mut Vec<u64>,
     ) -> Scan {
         in_tier.clear();
-        if index % STOP_EVERY == 0 && self.progress.stop_requested() {
+        if index.is_multiple_of(STOP_EVERY) && self.progress.stop_requested() {
             self.stopped.store(true, Relaxed);
         }
         if self.stopped.load(Relaxed) {
