@@ -143,24 +143,62 @@ fn draws_say_whether_they_are_ties_or_loops() {
 }
 
 #[test]
-fn script_caps_have_one_heading() {
-    let run = sprague(&["value", "--help"]);
-    let heading = "Script caps (for script:PATH games only):";
-    assert_eq!(run.stdout.matches(heading).count(), 1, "{}", run.stdout);
-    let after = run.stdout.split(heading).nth(1).unwrap();
-    for flag in [
+fn script_caps_are_shown_once_in_the_top_level_help() {
+    let flags = [
         "--script-max-operations",
         "--script-max-call-depth",
         "--script-max-string",
         "--script-max-array",
         "--script-max-positions",
-    ] {
+        "--script-max-memory",
+        "--script-max-seconds",
+    ];
+    let heading = "Script caps (for script:PATH games only):";
+    let top = sprague(&["--help"]);
+    assert_eq!(top.code, 0, "{}", top.stderr);
+    assert_eq!(top.stdout.matches(heading).count(), 1, "{}", top.stdout);
+    let after = top.stdout.split(heading).nth(1).unwrap();
+    for flag in flags {
+        assert_eq!(
+            top.stdout.matches(flag).count(),
+            1,
+            "{flag}: {}",
+            top.stdout
+        );
         assert!(
             after.contains(flag),
             "{flag} under the heading: {}",
-            run.stdout
+            top.stdout
         );
     }
+    assert!(after.contains("[default: 2000000]"), "{}", top.stdout);
+    // Each command's help only points there.
+    for command in ["value", "moves", "table", "solve", "play"] {
+        let help = sprague(&[command, "--help"]);
+        assert_eq!(help.code, 0, "{}", help.stderr);
+        assert!(!help.stdout.contains(heading), "{command}: {}", help.stdout);
+        for flag in flags {
+            assert!(!help.stdout.contains(flag), "{command} shows {flag}");
+        }
+        assert!(
+            help.stdout
+                .contains("take the --script-max-* caps listed in 'sprague --help'"),
+            "{command}: {}",
+            help.stdout
+        );
+    }
+    let help = sprague(&["nimber", "--help"]);
+    assert!(!help.stdout.contains("script"), "{}", help.stdout);
+    // The caps still work after any command.
+    let run = sprague(&[
+        "table",
+        "kayles",
+        "--to",
+        "3",
+        "--script-max-positions",
+        "5",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
 #[test]
