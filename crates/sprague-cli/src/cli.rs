@@ -225,6 +225,11 @@ pub struct PositionArgs {
     /// Misère play: the player unable to move wins.
     #[arg(long)]
     pub misere: bool,
+    /// With `value`: Anti-SG play under the SJ ending rule (seed 004): the game ends as soon
+    /// as every summand's nim value is 0, and the player who moved last loses; decided by the
+    /// SJ theorem in general form, for any impartial summands (each part as written is one).
+    #[arg(long, conflicts_with = "misere")]
+    pub anti_sg: bool,
     /// With `value`: say why: each part's nim value, their XOR in binary and which part to
     /// change to what; the closed form that decides, with its numbers (JSON: "explanation").
     #[arg(long)]
@@ -479,8 +484,9 @@ pub enum Command {
         /// The port (0 picks a free one; the address is printed on stderr).
         #[arg(long, default_value = "8080")]
         port: String,
-        /// Let clients use the .rhai files of this directory as `script:NAME` games (NAME
-        /// relative to it); without it, script games are refused. No other file is read.
+        /// Let clients use the .rhai files of this directory as `script:NAME` games, and its
+        /// .txt and .graph files as `graph:NAME` games (NAME relative to it); without it, both
+        /// are refused. No other file is read.
         #[arg(long, value_name = "DIR")]
         scripts: Option<std::path::PathBuf>,
         /// The longest one request may compute, in seconds; past it the request answers 422

@@ -32,9 +32,13 @@ fn example_words(example: &str) -> Vec<String> {
     }
     words
         .into_iter()
-        .map(|w| match w.strip_prefix("script:") {
-            Some(path) => format!("script:{}/../../{path}", env!("CARGO_MANIFEST_DIR")),
-            None => w,
+        .map(|w| {
+            for kind in ["script:", "graph:"] {
+                if let Some(path) = w.strip_prefix(kind) {
+                    return format!("{kind}{}/../../{path}", env!("CARGO_MANIFEST_DIR"));
+                }
+            }
+            w
         })
         .collect()
 }

@@ -14,6 +14,7 @@
 //!   for queries of single positions, and [`store`], where solutions are kept.
 
 mod dag;
+pub mod draws;
 pub mod graph;
 pub mod loopy;
 pub mod misere;
