@@ -4,10 +4,10 @@ use crate::error::ApiError;
 use plotters::prelude::*;
 use sprague::heap::Table;
 
-/// The page's colours for values, GamesmanUni's: win green, tie and draw yellow, lose maroon.
-const WIN: RGBColor = RGBColor(0x00, 0x80, 0x00);
-const TIE: RGBColor = RGBColor(0xe0, 0xc0, 0x00);
-const LOSE: RGBColor = RGBColor(0x80, 0x00, 0x00);
+/// The page's colours for move values.
+const WIN: RGBColor = RGBColor(0x1e, 0x8e, 0x3e);
+const TIE: RGBColor = RGBColor(0xd4, 0xa0, 0x17);
+const LOSE: RGBColor = RGBColor(0x8b, 0x1a, 0x1a);
 const INK: RGBColor = RGBColor(0x22, 0x2b, 0x38);
 const ACCENT: RGBColor = RGBColor(0x2a, 0x5d, 0xb0);
 
@@ -125,7 +125,7 @@ pub(crate) fn table(game: &str, table: &Table, width: u32) -> Result<String, Api
     Ok(body)
 }
 
-/// One point of a game's history: its value for the first player (who moved first), and the
+/// One point of a game's history: its value for the player the page plays for, and the
 /// remoteness (or nim value) when known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct HistoryPoint {
@@ -186,10 +186,7 @@ pub(crate) fn history(points: &[HistoryPoint], axis: &str) -> Result<String, Api
         let root = SVGBackend::with_string(&mut body, (640, 300)).into_drawing_area();
         root.fill(&WHITE).map_err(failed)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "Value for the first player after each move",
-                ("sans-serif", 18),
-            )
+            .caption("Value after each move (for you)", ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(34)
             .y_label_area_size(42)
@@ -212,11 +209,7 @@ pub(crate) fn history(points: &[HistoryPoint], axis: &str) -> Result<String, Api
                 INK.mix(0.35).stroke_width(2),
             ))
             .map_err(failed)?;
-        for (value, name) in [
-            ('w', "first player wins"),
-            ('t', "tie or draw"),
-            ('l', "first player loses"),
-        ] {
+        for (value, name) in [('w', "you win"), ('t', "tie or draw"), ('l', "you lose")] {
             let series = points
                 .iter()
                 .enumerate()
