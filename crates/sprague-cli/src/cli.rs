@@ -71,31 +71,93 @@ pub struct BudgetFlags {
     pub max_seconds: Option<u64>,
 }
 
-/// Caps on untrusted `script:PATH` games; each may be raised.
+/// The heading of the script caps in `sprague --help`, the one place they are shown.
+pub const SCRIPT_CAPS_HEADING: &str = "Script caps (for script:PATH games only)";
+
+/// Caps on untrusted `script:PATH` games; each may be raised. The flags are accepted after any
+/// subcommand, but shown once, in `sprague --help` ([`command`] hides them elsewhere).
 #[derive(clap::Args, Debug)]
-#[command(next_help_heading = "Script caps (for script:PATH games only)")]
 pub struct ScriptCaps {
     /// Script games: most Rhai operations in one call of a script function.
-    #[arg(long, global = true, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, global = true, hide = true, value_name = "N", default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub script_max_operations: u64,
     /// Script games: deepest nesting of function calls.
-    #[arg(long, global = true, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, global = true, hide = true, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub script_max_call_depth: u64,
     /// Script games: longest string, in characters.
-    #[arg(long, global = true, value_name = "N", default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    #[arg(long, global = true, hide = true, value_name = "N", default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_string: u64,
     /// Script games: most elements in one array or map, nested ones counted.
-    #[arg(long, global = true, value_name = "N", default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    #[arg(long, global = true, hide = true, value_name = "N", default_value_t = 1 << 16, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_array: u64,
     /// Script games: most positions (or heaps) one game explores.
-    #[arg(long, global = true, value_name = "N", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    #[arg(long, global = true, hide = true, value_name = "N", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_positions: u64,
     /// Script games: most memory the positions one game explores may hold, in MiB.
-    #[arg(long, global = true, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 30)))]
+    #[arg(long, global = true, hide = true, value_name = "MIB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 30)))]
     pub script_max_memory: u64,
     /// Script games: most seconds one call of a script function may run.
-    #[arg(long, global = true, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    #[arg(long, global = true, hide = true, value_name = "S", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
     pub script_max_seconds: u64,
+}
+
+/// The command line's grammar. The script caps are global (accepted after every subcommand)
+/// but hidden, so that they do not repeat in each subcommand's help: `sprague --help` lists
+/// them once, under their own heading, and the help of each command that takes games points
+/// there.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let caps = ScriptCaps::augment_args(clap::Command::new("caps"));
+    let rows: Vec<(String, String)> = caps
+        .get_arguments()
+        .map(|a| {
+            let name = format!(
+                "--{} <{}>",
+                a.get_long().unwrap_or_default(),
+                a.get_value_names()
+                    .and_then(|v| v.first())
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            );
+            let default = a
+                .get_default_values()
+                .first()
+                .map(|d| format!(" [default: {}]", d.to_string_lossy()))
+                .unwrap_or_default();
+            let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+            (name, format!("{help}{default}"))
+        })
+        .collect();
+    let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let mut section = format!("{SCRIPT_CAPS_HEADING}:");
+    for (name, help) in &rows {
+        section.push_str(&format!("\n      {name:width$}  {help}"));
+    }
+    let mut command = Cli::command().after_help(format!("{section}\n\n{AFTER_HELP}"));
+    let note =
+        "Script games (script:PATH) take the --script-max-* caps listed in 'sprague --help'.";
+    let takes_games = [
+        "value",
+        "moves",
+        "table",
+        "period",
+        "solve",
+        "play",
+        "genus",
+        "quotient",
+        "compare",
+        "thermograph",
+    ];
+    for name in takes_games {
+        command = command.mut_subcommand(name, |sub| {
+            let after = sub
+                .get_after_help()
+                .map(|h| format!("{h}\n\n{note}"))
+                .unwrap_or_else(|| note.to_string());
+            sub.after_help(after)
+        });
+    }
+    command
 }
 
 /// What `bench` times.
@@ -212,6 +274,11 @@ pub struct PositionArgs {
     /// Misère play: the player unable to move wins.
     #[arg(long)]
     pub misere: bool,
+    /// With `value`: Anti-SG play under the SJ ending rule (seed 004): the game ends as soon
+    /// as every summand's nim value is 0, and the player who moved last loses; decided by the
+    /// SJ theorem in general form, for any impartial summands (each part as written is one).
+    #[arg(long, conflicts_with = "misere")]
+    pub anti_sg: bool,
     /// With `value`: say why: each part's nim value, their XOR in binary and which part to
     /// change to what; the closed form that decides, with its numbers (JSON: "explanation").
     #[arg(long)]
@@ -476,8 +543,9 @@ pub enum Command {
         /// The port (0 picks a free one; the address is printed on stderr).
         #[arg(long, default_value = "8080")]
         port: String,
-        /// Let clients use the .rhai files of this directory as `script:NAME` games (NAME
-        /// relative to it); without it, script games are refused. No other file is read.
+        /// Let clients use the .rhai files of this directory as `script:NAME` games, and its
+        /// .txt and .graph files as `graph:NAME` games (NAME relative to it); without it, both
+        /// are refused. No other file is read.
         #[arg(long, value_name = "DIR")]
         scripts: Option<std::path::PathBuf>,
         /// The longest one request may compute, in seconds; past it the request answers 422

@@ -222,6 +222,17 @@ fn run_command(
 ) -> Result<()> {
     match command {
         Command::Value(args) if args.batch => batch(&catalog, &args),
+        Command::Value(args) if args.anti_sg => {
+            let position = position(&catalog, &args)?;
+            let report = sprague::analysis::anti_sg(&position)?;
+            let explanation = if args.explain {
+                Some(sprague::analysis::explain::anti_sg(&position)?)
+            } else {
+                None
+            };
+            let answer = sprague::analysis::Answer::Value(report);
+            output::answer(&answer, &position, explanation.as_deref(), args.json)
+        }
         Command::Value(args) => {
             let position = position(&catalog, &args)?;
             let answer = sprague::analysis::answer(&position, play(args.misere))?;
@@ -268,6 +279,9 @@ fn run_command(
             }
             if args.explain {
                 return Err(bad("--explain is for 'value'"));
+            }
+            if args.anti_sg {
+                return Err(bad("--anti-sg is for 'value'"));
             }
             let position = position(&catalog, &args)?;
             let answer = sprague::analysis::moves_answer(&position, play(args.misere))?;
@@ -633,6 +647,9 @@ fn batch(catalog: &Catalog, args: &PositionArgs) -> Result<()> {
     use std::io::{BufRead, Write};
     if args.explain {
         return Err(bad("--explain takes one position, not --batch"));
+    }
+    if args.anti_sg {
+        return Err(bad("--anti-sg takes one position, not --batch"));
     }
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();

@@ -11,7 +11,7 @@ mod output;
 mod play;
 mod progress;
 
-use clap::Parser;
+use clap::FromArgMatches;
 use std::process::ExitCode;
 
 /// Counts the bytes held, so that `--max-memory` (and the server's per-request memory) can
@@ -20,7 +20,8 @@ use std::process::ExitCode;
 static ALLOC: sprague::memory::Counting = sprague::memory::Counting;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    let args = cli::Cli::from_arg_matches(&cli::command().get_matches())
+        .unwrap_or_else(|error| error.exit());
     match commands::run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

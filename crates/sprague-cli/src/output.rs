@@ -41,10 +41,20 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
     }
     let mut out = stdout();
     writeln!(out, "position:   {position}")?;
-    if report.play == Play::Misere {
+    if report.variant == Some("anti-sg") {
+        writeln!(
+            out,
+            "play:       Anti-SG, the SJ ending rule (the game ends when every summand's nim value is 0; the player who moved last loses)"
+        )?;
+    } else if report.play == Play::Misere {
         writeln!(out, "play:       misère (the player unable to move wins)")?;
     }
     match report.play {
+        Play::Misere if report.variant.is_some() => writeln!(
+            out,
+            "outcome:    {} in Anti-SG play",
+            outcome_words(report.outcome)
+        )?,
         Play::Misere => writeln!(
             out,
             "outcome:    {} in misère play",
@@ -72,7 +82,12 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
         writeln!(out, "winning moves: not all listed ({why})")?;
     }
     if report.winning_moves.is_empty() {
-        if report.winning_moves_omitted.is_none() {
+        if report.variant.is_some() && report.outcome == Outcome::N {
+            writeln!(
+                out,
+                "winning moves: none: every summand is 0, so the game is over and the player to move has won"
+            )?;
+        } else if report.winning_moves_omitted.is_none() {
             writeln!(out, "winning moves: none")?;
         }
     } else {
@@ -80,11 +95,12 @@ pub fn value(report: &ValueReport, position: &Position, as_json: bool) -> Result
         let width = report
             .winning_moves
             .iter()
-            .map(|m| m.text.len())
+            .map(|m| m.description.chars().count())
             .max()
             .unwrap_or(0);
         for m in &report.winning_moves {
-            writeln!(out, "  {:width$}  => {}", m.text, m.display)?;
+            let pad = width - m.description.chars().count();
+            writeln!(out, "  {}{:pad$}  => {}", m.description, "", m.display)?;
         }
     }
     out.flush()?;
@@ -288,7 +304,12 @@ fn moves(report: &MovesReport, position: &Position, play: Play, as_json: bool) -
     if report.moves.is_empty() {
         writeln!(out, "no moves")?;
     }
-    let width = report.moves.iter().map(|m| m.text.len()).max().unwrap_or(0);
+    let width = report
+        .moves
+        .iter()
+        .map(|m| m.description.chars().count())
+        .max()
+        .unwrap_or(0);
     for m in &report.moves {
         let mut value = match (&m.nim_value, &m.loopy_value, m.score) {
             (_, _, Some(v)) => format!("value {v}"),
@@ -299,10 +320,11 @@ fn moves(report: &MovesReport, position: &Position, play: Play, as_json: bool) -
         if let Some(r) = m.remoteness {
             value.push_str(&format!(" remoteness {r}"));
         }
+        let pad = width - m.description.chars().count();
         writeln!(
             out,
-            "  {:width$}  {}  {:<24} => {}",
-            m.text, m.outcome, value, m.display
+            "  {}{:pad$}  {}  {:<24} => {}",
+            m.description, "", m.outcome, value, m.display
         )?;
     }
     out.flush()?;

@@ -9,11 +9,12 @@ use sprague::analysis::{rate, Rated, Which};
 use sprague::catalog::Catalog;
 use sprague::erased::Position;
 use sprague::game::{Outcome, Play, Value};
-use sprague::play::{choose, final_outcome, find_move, XorShift};
+use sprague::play::{choose, final_outcome, find_move, Numbering, XorShift};
 use std::io::{BufRead, IsTerminal, Write};
 
 const HELP: &str = "\
-Type a move as listed by 'moves' (for boards: a cell such as b2, or a column number), or:
+Type a move as listed by 'moves' (for boards: a cell such as b2, or a column number; for
+sums, the summand's number first, as in 2:7 -> 3), or:
   hint    every move with its value for you (win, draw or tie, lose) and its remoteness
   moves   the legal moves
   engine  let the engine move now (you then play the other side)
@@ -64,6 +65,23 @@ impl Colours {
 struct Turn {
     position: Position,
     human_to_move: bool,
+    /// The summands' numbers, kept for the whole game.
+    numbering: Numbering,
+}
+
+/// The position for the terminal; a sum of several summands lists them with their numbers
+/// (`heap 1: 3, heap 4: 1, heap 2: 7`), which stay the same for the whole game.
+fn render(position: &Position, numbering: &Numbering) -> String {
+    let parts = position.parts();
+    if parts.len() < 2 {
+        return position.render();
+    }
+    let listed: Vec<String> = parts
+        .iter()
+        .zip(numbering.numbers())
+        .map(|(p, n)| format!("{} {n}: {p}", p.noun()))
+        .collect();
+    format!("{position}\n{}", listed.join(", "))
 }
 
 /// [`run`] with colour chosen by the caller.
@@ -102,9 +120,11 @@ pub fn run_with(
         ))
         .into());
     }
+    let numbering = Numbering::new(position.parts().len());
     let mut history = vec![Turn {
         position,
         human_to_move: true,
+        numbering,
     }];
     writeln!(
         output,
@@ -118,9 +138,9 @@ pub fn run_with(
             Some(moves) => moves,
             None => rated_moves(&turn.position, play)?,
         };
-        let parts = turn.position.parts().len();
+        let numbering = &turn.numbering;
         if !shown {
-            writeln!(output, "\n{}", turn.position.render())?;
+            writeln!(output, "\n{}", render(&turn.position, numbering))?;
             shown = true;
         }
         if moves.is_empty() {
@@ -141,10 +161,11 @@ pub fn run_with(
                 anyhow::bail!("the engine found no move");
             };
             let m = &moves[i];
-            writeln!(output, "The engine plays {}.", m.label(parts))?;
+            writeln!(output, "The engine plays {}.", numbering.describe(m))?;
             history.push(Turn {
                 position: m.position.clone(),
                 human_to_move: true,
+                numbering: numbering.after(m),
             });
             shown = false;
             continue;
@@ -163,7 +184,7 @@ pub fn run_with(
             "quit" | "exit" | "q" => return Ok(()),
             "help" | "?" => writeln!(output, "{HELP}")?,
             "moves" => {
-                let labels: Vec<String> = moves.iter().map(|m| m.label(parts)).collect();
+                let labels: Vec<String> = moves.iter().map(|m| numbering.label(m)).collect();
                 if labels.is_empty() {
                     writeln!(output, "No legal moves: the game is over.")?;
                 } else {
@@ -176,7 +197,7 @@ pub fn run_with(
                 }
                 let width = moves
                     .iter()
-                    .map(|m| m.label(parts).len())
+                    .map(|m| numbering.describe(m).chars().count())
                     .max()
                     .unwrap_or(0);
                 for m in &moves {
@@ -185,10 +206,12 @@ pub fn run_with(
                         .remoteness
                         .map(|r| format!("  remoteness {r}"))
                         .unwrap_or_default();
+                    let said = numbering.describe(m);
+                    let pad = width - said.chars().count();
                     writeln!(
                         output,
-                        "  {:width$}  {}{}",
-                        m.label(parts),
+                        "  {said}{:pad$}  {}{}",
+                        "",
                         colours.paint(m.value, &format!("{value:4}")),
                         remoteness
                     )?;
@@ -225,12 +248,13 @@ pub fn run_with(
             _ if moves.is_empty() => {
                 writeln!(output, "The game is over; type 'undo' or 'quit'.")?;
             }
-            _ => match find_move(&moves, parts, command) {
+            _ => match find_move(&moves, numbering, command) {
                 Ok(i) => {
-                    writeln!(output, "You play {}.", moves[i].label(parts))?;
+                    writeln!(output, "You play {}.", numbering.describe(&moves[i]))?;
                     history.push(Turn {
                         position: moves[i].position.clone(),
                         human_to_move: false,
+                        numbering: numbering.after(&moves[i]),
                     });
                     shown = false;
                 }
@@ -343,10 +367,17 @@ mod tests {
     fn heap_games_play_to_the_end() {
         // nim 1 2 is a first-player win; the human empties the 2, the engine takes the 1.
         let out = session(&["nim", "1", "2"], "hint\n2:2->0\nquit\n", 3);
-        assert!(out.contains("2:2 -> 1  win"), "{out}");
-        assert!(out.contains("1:1 -> 0  lose"), "{out}");
-        assert!(out.contains("The engine plays 1 -> 0."), "{out}");
+        assert!(out.contains("heap 2: 2 → 1  win"), "{out}");
+        assert!(out.contains("heap 1: 1 → 0  lose"), "{out}");
+        assert!(out.contains("You play heap 2: 2 → 0."), "{out}");
+        // Heap 2 is gone; the last heap keeps its number 1.
+        assert!(out.contains("The engine plays 1 → 0."), "{out}");
         assert!(out.contains("Game over: the engine wins."), "{out}");
+        // Stable numbers: emptying heap 1 of nim 1 2 3 leaves heaps 2 and 3, still so named.
+        let out = session(&["nim", "1", "2", "3"], "1:1->0\nquit\n", 3);
+        assert!(out.contains("You play heap 1: 1 → 0."), "{out}");
+        assert!(out.contains("heap 2: 2, heap 3: 3"), "{out}");
+        assert!(out.contains("The engine plays heap 3: 3 → 2."), "{out}");
         let words = vec!["nosuch".to_string()];
         let mut input = std::io::Cursor::new(Vec::new());
         assert!(run_with(

@@ -12,7 +12,7 @@ fn value_of_nim_345_has_its_one_winning_move() {
     assert_eq!(v["nim_value"], 2);
     assert_eq!(
         v["winning_moves"],
-        json!([{"move": "3 -> 1", "position": [1, 4, 5], "component": 0}])
+        json!([{"move": "3 -> 1", "description": "heap 1: 3 → 1", "position": [1, 4, 5], "component": 0}])
     );
 }
 
@@ -26,7 +26,7 @@ fn value_text_output_names_outcome_value_and_moves() {
          outcome:    N (the player to move wins)\n\
          nim value:  2\n\
          remoteness: 11\n\
-         winning moves:\n  3 -> 1  => nim 1 4 5\n"
+         winning moves:\n  heap 1: 3 → 1  => nim 1 4 5\n"
     );
 }
 
@@ -293,7 +293,8 @@ fn ruler_winning_moves_leave_sorted_heads() {
     );
     let text = sprague(&["value", "ruler", "5", "8", "10", "11", "13"]);
     assert!(
-        text.stdout.contains("flip 8-10  => ruler 5 9 11 13"),
+        text.stdout
+            .contains("turn over coins 8-10 (TTTTHTTHTH → TTTTHTTTHT)        => ruler 5 9 11 13"),
         "{}",
         text.stdout
     );

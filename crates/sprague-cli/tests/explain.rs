@@ -112,7 +112,7 @@ fn misere_results_say_misere() {
     assert!(run.stdout.contains("misère"), "{}", run.stdout);
     // 2 -> 0 leaves nim 1, a misère P-position.
     assert!(
-        run.stdout.lines().any(|l| l.contains("2 -> 0  P")),
+        run.stdout.lines().any(|l| l.contains("heap 2: 2 → 0  P")),
         "{}",
         run.stdout
     );
@@ -143,24 +143,62 @@ fn draws_say_whether_they_are_ties_or_loops() {
 }
 
 #[test]
-fn script_caps_have_one_heading() {
-    let run = sprague(&["value", "--help"]);
-    let heading = "Script caps (for script:PATH games only):";
-    assert_eq!(run.stdout.matches(heading).count(), 1, "{}", run.stdout);
-    let after = run.stdout.split(heading).nth(1).unwrap();
-    for flag in [
+fn script_caps_are_shown_once_in_the_top_level_help() {
+    let flags = [
         "--script-max-operations",
         "--script-max-call-depth",
         "--script-max-string",
         "--script-max-array",
         "--script-max-positions",
-    ] {
+        "--script-max-memory",
+        "--script-max-seconds",
+    ];
+    let heading = "Script caps (for script:PATH games only):";
+    let top = sprague(&["--help"]);
+    assert_eq!(top.code, 0, "{}", top.stderr);
+    assert_eq!(top.stdout.matches(heading).count(), 1, "{}", top.stdout);
+    let after = top.stdout.split(heading).nth(1).unwrap();
+    for flag in flags {
+        assert_eq!(
+            top.stdout.matches(flag).count(),
+            1,
+            "{flag}: {}",
+            top.stdout
+        );
         assert!(
             after.contains(flag),
             "{flag} under the heading: {}",
-            run.stdout
+            top.stdout
         );
     }
+    assert!(after.contains("[default: 2000000]"), "{}", top.stdout);
+    // Each command's help only points there.
+    for command in ["value", "moves", "table", "solve", "play"] {
+        let help = sprague(&[command, "--help"]);
+        assert_eq!(help.code, 0, "{}", help.stderr);
+        assert!(!help.stdout.contains(heading), "{command}: {}", help.stdout);
+        for flag in flags {
+            assert!(!help.stdout.contains(flag), "{command} shows {flag}");
+        }
+        assert!(
+            help.stdout
+                .contains("take the --script-max-* caps listed in 'sprague --help'"),
+            "{command}: {}",
+            help.stdout
+        );
+    }
+    let help = sprague(&["nimber", "--help"]);
+    assert!(!help.stdout.contains("script"), "{}", help.stdout);
+    // The caps still work after any command.
+    let run = sprague(&[
+        "table",
+        "kayles",
+        "--to",
+        "3",
+        "--script-max-positions",
+        "5",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
 #[test]
@@ -385,4 +423,338 @@ fn value_explain_shows_tartan_products() {
         "{}",
         run.stdout
     );
+}
+
+#[test]
+fn value_explain_plays_a_board_to_the_end() {
+    // o to move on x.o/x../...: only a1 holds the tie (x threatens a1-a3... the column a).
+    let run = sprague(&["value", "mnk:3,3,3", "x.o.x....", "--explain"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let why = run.stdout.split("why:\n").nth(1).expect("a why: section");
+    assert!(
+        why.contains("perfect play from here (a tie in 6 moves) goes"),
+        "{why}"
+    );
+    // Six moves, each a tie for its player, the remoteness counting down to the end.
+    for (ply, after) in [
+        (1, "remoteness 5 after it"),
+        (5, "remoteness 1 after it"),
+        (6, "the game ends"),
+    ] {
+        assert!(
+            why.lines()
+                .any(|l| l.trim_start().starts_with(&format!("{ply}. "))
+                    && l.contains("(tie for the player making it")
+                    && l.ends_with(&format!("{after})"))),
+            "move {ply}: {why}"
+        );
+    }
+    assert!(why.contains("the game is over after 6 moves"), "{why}");
+    let v = sprague_json(&["value", "mnk:3,3,3", "xx.oo....", "--explain", "--json"]);
+    let lines: Vec<&str> = v["explanation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    // x wins at once in c3.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("1. c3  (win for the player making it; the game ends)")),
+        "{lines:?}"
+    );
+    // A scored game: the values left after each move.
+    let run = sprague(&["value", "ends:1", "3", "9", "1", "2", "--explain"]);
+    assert!(
+        run.stdout.contains("left for the player then to move"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn value_explain_gives_the_numbers_of_quotients_and_periods() {
+    let run = sprague(&["value", "0.75", "5", "7", "--misere", "--explain"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "presentation <a, b, c | a^2 = 1, b^3 = b, bc = ab, c^2 = b^2>, P-portion {a, b^2}"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("each heap's element: 5 → c, 7 → c; their product is b^2"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("b^2 is in the P-portion: the player to move loses"),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["value", "0.75", "5", "--misere", "--explain"]);
+    assert!(
+        run.stdout
+            .contains("is not in the P-portion: the player to move wins"),
+        "{}",
+        run.stdout
+    );
+    // Kayles: period 12 from 71; 1000 = 76 + 77·12.
+    let run = sprague(&["value", "kayles", "1000", "+", "nim", "3", "--explain"]);
+    assert!(
+        run.stdout.contains(
+            "G(n + 12) = G(n) for every n ≥ 71 (certified with the values up to heap 167); 1000 = 76 + 77·12, so G(1000) = G(76) = 1"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn anti_sg_play_follows_the_general_sj_theorem() {
+    // Kayles rows 2 and 3 (values 2, 3): two big summands, XOR 1: the player to move wins by
+    // leaving XOR 0, row 3 down to 2.
+    let run = sprague(&["value", "kayles", "2", "3", "--anti-sg", "--explain"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("outcome:    N (the player to move wins) in Anti-SG play"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("row 2: knock down pin 3 (3 → 2)  => kayles 2 2"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("here 2 parts have a value of 2 or more, and the XOR is 1"),
+        "{}",
+        run.stdout
+    );
+    let v = sprague_json(&["value", "kayles", "2", "2", "--anti-sg", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["play"], "anti-sg");
+    assert_eq!(v["misere_rule"], "anti-sg");
+    // Every summand 0 (Dawson's rows of 1: no move): the game is over, N.
+    let v = sprague_json(&["value", "dawson", "1", "1", "--anti-sg", "--json"]);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["winning_moves"], json!([]));
+    // Three rows of value 1 (kayles 1 1 1): an odd number of 1s, no big one: P.
+    let v = sprague_json(&["value", "kayles", "1", "1", "1", "--anti-sg", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let run = sprague(&["value", "nim", "1", "--anti-sg", "--misere"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+    assert_bad_input(
+        &["moves", "nim", "1", "--anti-sg"],
+        "--anti-sg is for 'value'",
+    );
+    assert_bad_input(
+        &["value", "mnk:3,3,3", "--anti-sg"],
+        "Anti-SG play is for sums of impartial games",
+    );
+}
+
+#[test]
+fn moves_read_like_the_game() {
+    let run = sprague(&["moves", "kayles", "4", "+", "nim", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for line in [
+        "row 1: knock down pin 2 (4 → 1 + 2)",
+        "row 1: knock down pins 3–4 (4 → 2)",
+        "heap 2: 2 → 0",
+    ] {
+        assert!(run.stdout.contains(line), "{line}: {}", run.stdout);
+    }
+    let run = sprague(&["value", "wythoff", "3", "7", "+", "nim", "2"]);
+    assert!(
+        run.stdout
+            .contains("board 1: queen (3,7) → (3,4), 3 squares down  => wythoff 3 4 + nim 2"),
+        "{}",
+        run.stdout
+    );
+    let run = sprague(&["moves", "ruler", "3", "5"]);
+    assert!(
+        run.stdout.contains("turn over coins 1-5 (TTHTH → HHTHT)"),
+        "{}",
+        run.stdout
+    );
+    // JSON keeps "move" as it was and adds "description".
+    let v = sprague_json(&["moves", "nim", "3", "4", "--json"]);
+    assert_eq!(v["moves"][0]["move"], "3 -> 2");
+    assert_eq!(v["moves"][0]["description"], "heap 1: 3 → 2");
+    let v = sprague_json(&["value", "kayles", "7", "--json"]);
+    assert_eq!(v["winning_moves"][0]["move"], "7 -> 3+3");
+    assert_eq!(
+        v["winning_moves"][0]["description"],
+        "knock down pin 4 (7 → 3 + 3)"
+    );
+}
+
+#[test]
+fn play_keeps_heap_numbers_when_a_heap_vanishes() {
+    use crate::common::sprague_with_input;
+    let run = sprague_with_input(
+        &["play", "nim", "1", "2", "3", "--seed", "1"],
+        Some("heap 1: 1 -> 0\nquit\n"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("You play heap 1: 1 → 0."),
+        "{}",
+        run.stdout
+    );
+    // Heaps 2 and 3 keep their numbers; the engine answers on heap 3 (3 → 2 leaves XOR 0).
+    assert!(
+        run.stdout.contains("heap 2: 2, heap 3: 3"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("The engine plays heap 3: 3 → 2."),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn three_dimensional_corner_flipping() {
+    // 3-D corners: a head at (x, y, z) is worth x ⊗ y ⊗ z (twins(n) = n - 1).
+    let run = sprague(&[
+        "value",
+        "tartan:twins*twins*twins",
+        "1,2,3",
+        "2,3,5",
+        "--explain",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // 1 ⊗ 2 ⊗ 3 = 2 ⊗ 3 = 1; 2 ⊗ 3 ⊗ 5 = 1 ⊗ 5 = 5; XOR 4.
+    assert!(run.stdout.contains("nim value:  4"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("1,2,3: twins(2) ⊗ twins(3) ⊗ twins(4) = 1 ⊗ 2 ⊗ 3 = 2 ⊗ 3 = 1"),
+        "{}",
+        run.stdout
+    );
+    // Every winning move leaves a position of value 0.
+    let v = sprague_json(&[
+        "value",
+        "tartan:ruler*ruler*ruler",
+        "1,2,3",
+        "4,5,6",
+        "--json",
+    ]);
+    assert_eq!(v["outcome"], "N");
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for m in moves {
+        let heads: Vec<String> = m["position"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let c: Vec<String> = c
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect();
+                c.join(",")
+            })
+            .collect();
+        let mut args = vec!["value", "tartan:ruler*ruler*ruler"];
+        args.extend(heads.iter().map(String::as_str));
+        args.push("--json");
+        assert_eq!(sprague_json(&args)["nim_value"], 0, "{m}");
+    }
+    // Far out, the algebra answers: a winning move exists and leaves 0.
+    let far = ["123456789012,987654321,55555555555", "7,1000000000000,3"];
+    let mut args = vec!["value", "tartan:twins*twins*twins"];
+    args.extend(far);
+    args.push("--json");
+    let v = sprague_json(&args);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 1);
+    assert_bad_input(&["value", "tartan:ruler*ruler*ruler", "1,2"], "x,y,z");
+}
+
+#[test]
+fn graph_files_sum_with_other_games() {
+    let dir = std::env::temp_dir().join(format!("sprague-cli-graph-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("g.txt");
+    // 0 <- 1 <- 2, 2 -> 0; 3 <-> 4, 4 -> 0: values 0, 1, 2, 0, 1.
+    std::fs::write(&file, "5 6\n1 0\n2 1\n2 0\n3 4\n4 3\n4 0\n").unwrap();
+    let spec = format!("graph:{}", file.display());
+    let v = sprague_json(&["value", &spec, "2", "+", "nim", "4", "--json"]);
+    assert_eq!(v["nim_value"], 6);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(
+        v["winning_moves"],
+        json!([{"move": "4 -> 2", "description": "heap 2: 4 → 2", "position": [{"game": spec, "position": 2}, {"game": "nim", "position": [2]}], "component": 1}])
+    );
+    let v = sprague_json(&["value", &spec, "4", "+", "nim", "1", "--json"]);
+    assert_eq!(v["outcome"], "P");
+    let run = sprague(&["moves", &spec, "4", "+", "nim", "1"]);
+    assert!(
+        run.stdout.contains("token 1: token 4 → 3"),
+        "{}",
+        run.stdout
+    );
+    assert_bad_input(&["value", &spec, "9"], "vertex 9 is not in the graph");
+}
+
+#[test]
+fn chip_splitting_rules_in_the_spec_language() {
+    // Lasker's Nim: take any, or split a heap in two; G = 0 1 2 4 3 5 6 8 7.
+    let run = sprague(&[
+        "table",
+        "split:take=any/into=2",
+        "--to",
+        "8",
+        "--format",
+        "csv",
+        "--no-header",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let values: Vec<&str> = run
+        .stdout
+        .lines()
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(values, ["0", "1", "2", "4", "3", "5", "6", "8", "7"]);
+    let v = sprague_json(&["period", "split:take=1-2/into=2@1-2", "--json"]);
+    assert_eq!(v["period"], 12, "Kayles written as chip splitting");
+    assert_eq!(v["preperiod"], 71);
+    // A chip that jumps to two lower nodes or vanishes (no code: its options are listed):
+    // every chip is worth 1 (its two chips cancel, vanishing is 0), so chip 5 + nim 1 is P.
+    let v = sprague_json(&[
+        "value",
+        "split:below=2/below=0",
+        "5",
+        "+",
+        "nim",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["nim_value"], 0, "{v}");
+    assert_eq!(v["outcome"], "P");
+    let v = sprague_json(&[
+        "table",
+        "split:distinct=3/take=1",
+        "--to",
+        "6",
+        "--format",
+        "json",
+    ]);
+    // Take 1, or split into three different heaps (6 = 1 + 2 + 3): 0 1 0 1 0 1 2.
+    assert_eq!(v["values"], json!([0, 1, 0, 1, 0, 1, 2]));
+    assert_bad_input(&["value", "split:into=1", "5"], "into=1");
 }

@@ -203,6 +203,20 @@ fn hostile_requests_neither_stop_the_server_nor_read_its_files() {
             "{game}: {body}"
         );
     }
+    // Graph files follow the same rule.
+    for game in [
+        "graph:/etc/hostname".to_string(),
+        format!("graph:{}", root.join("secret.txt").display()),
+        "graph:../secret.txt".to_string(),
+    ] {
+        let (code, body) = get(&address, &format!("/api/value?game={game}&position=1"));
+        assert!(code == 400 || code == 422, "{game}: {code} {body}");
+        assert!(!body.contains(secret), "{game}: {body}");
+        assert!(
+            body.contains("is not a graph file of this server"),
+            "{game}: {body}"
+        );
+    }
     if let Ok(host) = std::fs::read_to_string("/etc/hostname") {
         let (_, body) = get(&address, "/api/value?game=script:/etc/hostname&position=1");
         assert!(

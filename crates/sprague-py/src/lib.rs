@@ -344,7 +344,9 @@ impl Position {
                 .iter()
                 .position(|m| m.component == Some(c) && m.text == text)
                 .ok_or_else(|| format!("part {} has no move '{text}'", c + 1)),
-            None => sprague::play::find_move(&rating.moves, parts, text),
+            None => {
+                sprague::play::find_move(&rating.moves, &sprague::play::Numbering::new(parts), text)
+            }
         };
         match found {
             Ok(i) => Ok(self.next(rating.moves[i].position.clone())),

@@ -21,7 +21,7 @@ use sprague::erased::Position;
 use sprague::game::{Layout, Outcome, Play};
 use sprague::heap::{PeriodReport, TableReport};
 use sprague::memory::{Account, Meter};
-use sprague::play::{choose, XorShift};
+use sprague::play::{choose, Numbering, XorShift};
 use sprague::quotient::{GenusTable, Quotient, QuotientOptions, QuotientReport};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -194,13 +194,25 @@ async fn catalog() -> Answer {
     json(&Catalog::entries())
 }
 
+/// `GET /api/value?game=G&position=P[&misere=1][&explain=1]`: the CLI's `value --json`; with
+/// `explain=1`, its `--explain` too (the field `explanation`, one string a line).
 async fn value(State(state): State<AppState>, params: Params) -> Answer {
     let words = words(&params, &state.limits)?;
     let play = play_rule(&params)?;
+    let explain = flag(&params, "explain")?;
     let report = state
         .run(move |catalog, _| {
             let position = catalog.parse_position(&words)?;
-            Ok(sprague::analysis::answer(&position, play)?)
+            let answer = sprague::analysis::answer(&position, play)?;
+            let mut json = serde_json::to_value(&answer)
+                .map_err(|e| ApiError::internal(format!("the report did not serialise: {e}")))?;
+            if explain {
+                let lines = sprague::analysis::explain::explain(&position, play)?;
+                if let Json_::Object(fields) = &mut json {
+                    fields.insert("explanation".into(), Json_::from(lines));
+                }
+            }
+            Ok(json)
         })
         .await?;
     json(&report)
@@ -392,8 +404,12 @@ fn request_words(position: &Position) -> (String, String) {
 struct PlayMove {
     #[serde(rename = "move")]
     text: String,
+    /// The move as the page shows it: in words, with the summand's stable number
+    /// (`heap 2: 7 → 3`).
     label: String,
     component: Option<usize>,
+    /// The summands' numbers after the move, to send back with the position it leads to.
+    numbers: Vec<u64>,
     /// `win`, `tie`, `draw` or `lose`, for the player making the move.
     value: &'static str,
     remoteness: Option<u64>,
@@ -401,23 +417,36 @@ struct PlayMove {
     outcome: Outcome,
     /// The nim value of the position after the move, where finite.
     nim_value: Option<u64>,
+    /// Scored games: the value after the move, for the player then to move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<i64>,
+    /// A draw's level and its remoteness to that level's fringe, after the move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw_level: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw_remoteness: Option<u32>,
     position: Json_,
     game: String,
     next: String,
 }
 
 impl PlayMove {
-    /// The move `m` of a position of `parts` parts.
-    fn new(m: &Rated, parts: usize) -> PlayMove {
+    /// The move `m` of a position whose summands are numbered by `numbering`.
+    fn new(m: &Rated, numbering: &Numbering) -> PlayMove {
         let (game, next) = request_words(&m.position);
+        let parts = numbering.numbers().len();
         PlayMove {
             text: m.text.clone(),
-            label: m.label(parts),
+            label: numbering.describe(m),
             component: m.component.filter(|_| parts > 1),
+            numbers: numbering.after(m).numbers().to_vec(),
             value: m.value.name(),
             remoteness: m.remoteness,
             outcome: m.outcome,
             nim_value: m.nim_value,
+            score: m.score,
+            draw_level: m.draw_level.map(|d| d.level),
+            draw_remoteness: m.draw_level.map(|d| d.remoteness),
             position: m.position.to_json(),
             game,
             next,
@@ -435,11 +464,18 @@ struct PlayState {
     kind: &'static str,
     /// How to draw the position (a board's size, whether pieces drop).
     layout: Layout,
+    /// The summands' stable numbers (`heap 2` stays heap 2 when heap 1 is emptied).
+    numbers: Vec<u64>,
     outcome: Outcome,
     nim_value: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     value: Option<i64>,
     remoteness: Option<u64>,
+    /// A draw's level (GamesmanUni's `drawLevel`) and its remoteness to that level's fringe.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw_level: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw_remoteness: Option<u32>,
     over: bool,
     moves: Vec<PlayMove>,
 }
@@ -451,29 +487,57 @@ struct PlayAnswer {
     state: PlayState,
 }
 
-fn play_state(position: &Position, moves: &[Rated], play: Play) -> Result<PlayState, ApiError> {
+fn play_state(
+    position: &Position,
+    moves: &[Rated],
+    play: Play,
+    numbering: &Numbering,
+) -> Result<PlayState, ApiError> {
     let report = sprague::analysis::value(position, play)?;
     let (game, text) = request_words(position);
-    let parts = position.parts().len();
     Ok(PlayState {
         game,
         position: position.to_json(),
         text,
         kind: kind(position.layout()),
         layout: position.layout(),
+        numbers: numbering.numbers().to_vec(),
         outcome: report.outcome,
         nim_value: report.nim_value,
         value: report.score,
         remoteness: report.remoteness,
+        draw_level: report.draw_level,
+        draw_remoteness: report.draw_remoteness,
         over: moves.is_empty(),
-        moves: moves.iter().map(|m| PlayMove::new(m, parts)).collect(),
+        moves: moves.iter().map(|m| PlayMove::new(m, numbering)).collect(),
     })
 }
 
-/// `GET /api/play?game=G&position=P[&misere=1][&engine=1][&seed=S]`: the position with every
-/// move rated; with `engine=1`, the engine's reply first and the position after it.
+/// The summands' numbers a client kept (`numbers=1,3,4`), or `None`.
+fn numbers(params: &Params) -> Result<Option<Vec<u64>>, ApiError> {
+    let Some(text) = params
+        .get("numbers")
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+    else {
+        return Ok(None);
+    };
+    check_length(text, "numbers", 4000)?;
+    text.split(',')
+        .map(|n| {
+            sprague::game::notation::parse_u64(n.trim(), "a summand number").map_err(ApiError::bad)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// `GET /api/play?game=G&position=P[&misere=1][&engine=1][&seed=S][&numbers=N,N,...]`: the
+/// position with every move rated; with `engine=1`, the engine's reply first and the position
+/// after it. `numbers` are the summands' numbers the page keeps through a game (each move
+/// gives those of the position it leads to); by default 1, 2, … in order.
 async fn play(State(state): State<AppState>, params: Params) -> Answer {
     let words = words(&params, &state.limits)?;
+    let kept = numbers(&params)?;
     let play = play_rule(&params)?;
     let engine = flag(&params, "engine")?;
     let seed = match params.get("seed") {
@@ -486,11 +550,16 @@ async fn play(State(state): State<AppState>, params: Params) -> Answer {
     let answer = state
         .run(move |catalog, _| {
             let position = catalog.parse_position(&words)?;
+            let parts = position.parts().len();
+            let numbering = match kept {
+                Some(numbers) => Numbering::from_numbers(numbers, parts).map_err(ApiError::bad)?,
+                None => Numbering::new(parts),
+            };
             let moves = rate(&position, play, Which::All)?.moves;
             if !engine {
                 return Ok(PlayAnswer {
                     reply: None,
-                    state: play_state(&position, &moves, play)?,
+                    state: play_state(&position, &moves, play, &numbering)?,
                 });
             }
             let i = choose(&moves, &mut XorShift::new(seed))
@@ -498,8 +567,8 @@ async fn play(State(state): State<AppState>, params: Params) -> Answer {
             let reply = &moves[i];
             let after = rate(&reply.position, play, Which::All)?.moves;
             Ok(PlayAnswer {
-                reply: Some(PlayMove::new(reply, position.parts().len())),
-                state: play_state(&reply.position, &after, play)?,
+                reply: Some(PlayMove::new(reply, &numbering)),
+                state: play_state(&reply.position, &after, play, &numbering.after(reply))?,
             })
         })
         .await?;
@@ -522,13 +591,26 @@ fn svg(body: String) -> Answer {
 async fn plot_table(State(state): State<AppState>, params: Params) -> Answer {
     let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
     let to = number(&params, "to", None, state.limits.plot_to)?;
+    let width = plot_width(&params)?;
     let body = state
         .run(move |catalog, budget| {
             let (name, table) = compute_table(&catalog, &spec, to, &budget)?;
-            plot::table(&name, &table)
+            plot::table(&name, &table, width)
         })
         .await?;
     svg(body)
+}
+
+/// The `width` of a plot in pixels (the page asks for the width it shows it at, so that a
+/// phone gets a chart drawn for its screen): 320 to 1600, 900 by default.
+fn plot_width(params: &Params) -> Result<u32, ApiError> {
+    let width = number(params, "width", Some(900), 1600)?;
+    if width < 320 {
+        return Err(ApiError::bad(format!(
+            "'width' is {width}; plots are at least 320 pixels wide"
+        )));
+    }
+    Ok(width as u32)
 }
 
 /// `GET /api/plot/history.svg?points=w9,t8,l3,d&y=remoteness`: the value of a game after each

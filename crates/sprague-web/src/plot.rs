@@ -25,34 +25,47 @@ fn failed(error: impl std::fmt::Debug) -> ApiError {
 }
 
 /// Nim values G(0..=to) as points joined by a faint line; the certified preperiod is a red
-/// line and one period after it a shaded band.
-pub(crate) fn table(game: &str, table: &Table) -> Result<String, ApiError> {
+/// line and one period after it a shaded band. `width` is the width the page shows it at: the
+/// chart is drawn for it (a phone gets fewer, larger labels instead of a shrunk desktop chart).
+pub(crate) fn table(game: &str, table: &Table, width: u32) -> Result<String, ApiError> {
     let values = &table.values;
     let n = values.len() as f64;
     // Headroom above the largest value keeps the legend off the points.
     let top = values.iter().copied().max().unwrap_or(0) as f64 * 1.3 + 1.5;
-    let radius = if values.len() <= 200 {
+    let per_point = f64::from(width) / n.max(1.0);
+    let radius = if per_point >= 4.0 {
         3
-    } else if values.len() <= 1000 {
+    } else if per_point >= 1.5 {
         2
     } else {
         1
     };
+    let narrow = width < 600;
+    let height = if narrow {
+        width * 3 / 4
+    } else {
+        width * 7 / 15
+    };
+    let font = if narrow { 15 } else { 17 };
     let mut body = String::new();
     {
-        let root = SVGBackend::with_string(&mut body, (900, 420)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut body, (width, height)).into_drawing_area();
         root.fill(&WHITE).map_err(failed)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(format!("{game}: nim values G(n)"), ("sans-serif", 20))
-            .margin(14)
-            .x_label_area_size(38)
-            .y_label_area_size(46)
+            .caption(format!("{game}: G(n)"), ("sans-serif", font + 2))
+            .margin(if narrow { 8 } else { 14 })
+            .x_label_area_size(if narrow { 34 } else { 38 })
+            .y_label_area_size(if narrow { 36 } else { 46 })
             .build_cartesian_2d(-0.5f64..(n - 0.5).max(0.5), -0.3f64..top)
             .map_err(failed)?;
         chart
             .configure_mesh()
             .x_desc("n (heap size)")
             .y_desc("nim value")
+            .x_labels(if narrow { 6 } else { 12 })
+            .y_labels(if narrow { 6 } else { 10 })
+            .label_style(("sans-serif", font))
+            .axis_desc_style(("sans-serif", font))
             .x_label_formatter(&whole)
             .y_label_formatter(&whole)
             .light_line_style(RGBColor(0xee, 0xee, 0xee))
@@ -102,6 +115,7 @@ pub(crate) fn table(game: &str, table: &Table) -> Result<String, ApiError> {
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", font))
             .background_style(WHITE.mix(0.85))
             .border_style(RGBColor(0xcc, 0xcc, 0xcc))
             .draw()

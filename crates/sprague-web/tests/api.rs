@@ -85,7 +85,8 @@ async fn value_and_moves_answer_the_command_line_json() {
         get_json("/api/value?game=nim&position=3+4+5").await,
         json!({"game": "nim", "position": [3, 4, 5], "outcome": "N", "nim_value": 2,
                "remoteness": 11,
-               "winning_moves": [{"move": "3 -> 1", "position": [1, 4, 5], "component": 0}]})
+               "winning_moves": [{"move": "3 -> 1", "description": "heap 1: 3 → 1",
+                                  "position": [1, 4, 5], "component": 0}]})
     );
     // A sum of two games: ` + ` inside the position, URL-encoded.
     assert_eq!(
@@ -367,11 +368,26 @@ async fn play_sums_heaps_and_coins() {
         .iter()
         .map(|m| m["label"].as_str().unwrap())
         .collect();
-    assert_eq!(labels, vec!["1:1 -> 0", "2:2 -> 1", "2:2 -> 0"]);
+    assert_eq!(
+        labels,
+        vec!["heap 1: 1 → 0", "heap 2: 2 → 1", "heap 2: 2 → 0"]
+    );
     assert_eq!(heaps["moves"][1]["value"], "win");
     assert_eq!(heaps["moves"][1]["next"], "1 1");
+    assert_eq!(heaps["numbers"], json!([1, 2]));
+    // Emptying heap 1 leaves heap 2, which keeps its number.
+    assert_eq!(heaps["moves"][0]["numbers"], json!([2]));
     let reply = play("game=nim&position=1+2&engine=1&seed=1").await;
     assert_eq!(reply["reply"]["move"], "2 -> 1");
+    assert_eq!(reply["reply"]["label"], "heap 2: 2 → 1");
+    // The numbers the page kept come back in the labels and in each move's numbers.
+    let kept = play("game=nim&position=4+5+6&numbers=2,5,3").await["state"].clone();
+    assert_eq!(kept["numbers"], json!([2, 5, 3]));
+    assert_eq!(kept["moves"][4]["label"], "heap 5: 5 → 4");
+    assert_eq!(kept["moves"][8]["move"], "5 -> 0");
+    assert_eq!(kept["moves"][8]["numbers"], json!([2, 3]));
+    let (status, body, _) = get("/api/play?game=nim&position=4+5&numbers=1,1").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert_eq!(reply["state"]["outcome"], "P");
     let coins = play("game=ruler&position=3+5").await["state"].clone();
     assert_eq!(coins["kind"], "coins");

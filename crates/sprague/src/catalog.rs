@@ -26,9 +26,9 @@ use crate::game::{Evaluated, Impartial, Notation};
 use crate::games::toads_frogs;
 use crate::games::{amazons, cg, clobber, col_snort, cram, cutcake, domineering, grid, hackenbush};
 use crate::games::{
-    cards, circle, coins, ends, fibonacci, flipping, median, mnk, moore, nim, octal,
+    cards, circle, coins, ends, fibonacci, flipping, graph_file, median, mnk, moore, nim, octal,
 };
-use crate::games::{queues, quixo, strips, subtraction, tartan, teeko, wythoff};
+use crate::games::{queues, quixo, split, strips, subtraction, tartan, teeko, wythoff};
 use crate::heap::{Code, HeapGame, HeapRules, HeapValues};
 use crate::solve::store::{FileStore, Store};
 use serde::Serialize;
@@ -264,7 +264,13 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 /// A heap game over `rules`, with its table for `table` and `period`.
 fn heap(settings: &Settings, spec: impl Into<String>, rules: Arc<dyn HeapRules>) -> GameRef {
     let spec = spec.into();
-    let game = HeapGame::new(spec.clone(), rules).with_budget(settings.budget.clone());
+    heap_game(settings, HeapGame::new(spec, rules))
+}
+
+/// [`heap`], for a heap game already built (rows of pins).
+fn heap_game(settings: &Settings, game: HeapGame) -> GameRef {
+    let game = game.with_budget(settings.budget.clone());
+    let spec = game.solver().spec().to_string();
     let values: Arc<dyn HeapValues> = game.solver().clone();
     Arc::new(ImpartialGame::with_heap(spec, game, values).with_budget(settings.budget.clone()))
 }
@@ -349,7 +355,24 @@ fn build_code(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
             }
         }
     };
+    // Kayles and Dawson's Kayles are rows of pins: their moves are read as pins knocked down.
+    if matches!(spec.as_str(), "kayles" | "dawson") {
+        return Ok(heap_game(
+            settings,
+            HeapGame::new(spec, Arc::new(code)).as_pins(),
+        ));
+    }
     Ok(heap(settings, spec, Arc::new(code)))
+}
+
+fn build_split(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    let rules = spec_error(s, split::parse_split(s.params("split:take=any/into=2")?))?;
+    let spec = rules.spec.clone();
+    // Rules that are a take-and-break code run on the code's fast engine.
+    Ok(match rules.as_code() {
+        Some(code) => heap(settings, spec, Arc::new(code)),
+        None => heap(settings, spec, Arc::new(rules)),
+    })
 }
 
 fn build_grundy(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
@@ -407,6 +430,16 @@ fn build_coins(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
 }
 
 fn build_tartan(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    if let (Some(p), "tartan") = (s.params, s.name) {
+        if p.matches('*').count() >= 2 {
+            let rule = spec_error(s, tartan::parse_tartan3(p))?;
+            return Ok(impartial(
+                settings,
+                rule.spec.clone(),
+                coins::CoinGame(rule),
+            ));
+        }
+    }
     let rule = match tartan::parse_tartan(s.name, s.params) {
         Some(rule) => spec_error(s, rule)?,
         None => return Err(s.error("not a Tartan product")),
@@ -416,6 +449,20 @@ fn build_tartan(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
         rule.spec.clone(),
         coins::CoinGame(rule),
     ))
+}
+
+fn build_graph(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    let path = match s.params {
+        Some(p) if !p.trim().is_empty() => p.trim(),
+        _ => {
+            return Err(s.error(
+                "write graph:FILE with the path of a graph file ('n m', then m lines 'u v')",
+            ))
+        }
+    };
+    let file = settings.script_files.resolve_graph(path)?;
+    let game = graph_file::GraphGame::new(crate::solve::Graph::read(file)?);
+    Ok(impartial(settings, format!("graph:{path}"), game))
 }
 
 fn build_flip(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
@@ -747,6 +794,18 @@ pub static ENTRIES: &[Entry] = &[
         build: build_grundy,
     },
     Entry {
+        spec: "split:CLAUSES",
+        params: "clauses joined by '/': take=S (remove s in S, e.g. 1-3,7 or any), into=K (split into k in K nonempty heaps; into=K@S removes s first), distinct=K and equal=K (pieces all different, all equal), below=K (replace the heap by k chips on any smaller nodes; 0 removes it)",
+        position: HEAPS,
+        summary: "chip splitting (seed 004): a heap is a chip on node n, a move replaces it by chips on smaller nodes as the clauses allow; Lasker's Nim is split:take=any/into=2, Grundy's game split:distinct=2; take-and-break rules run on the code engine",
+        example: "split:take=any/into=2 5 7",
+        examples: &["split:distinct=3/below=1 9 4", "split:equal=2-3@1 12"],
+        kind: Kind::Impartial,
+        layout: Shape::Heaps,
+        matcher: Matcher::Name("split"),
+        build: build_split,
+    },
+    Entry {
         spec: "strips:C,Z,N",
         params: "C,Z,N ≥ 1: the lengths of the red, green and blue stripes",
         position: "strip lengths (free segments of the board)",
@@ -944,7 +1003,7 @@ pub static ENTRIES: &[Entry] = &[
         position: CELLS,
         summary: "seed 004 problem 5 as the product of ruler:W and ruler:H: flip every coin of a rectangle at most W wide and H tall whose lower-right coin is heads",
         example: "rectangles:3,5 2,2 6,9",
-        examples: &[],
+        examples: &["rectangles:2,2 1,1 2,0"],
         kind: Kind::Impartial,
         layout: Shape::Text,
         matcher: Matcher::Name("rectangles"),
@@ -961,6 +1020,30 @@ pub static ENTRIES: &[Entry] = &[
         layout: Shape::Text,
         matcher: Matcher::Name("tartan"),
         build: build_tartan,
+    },
+    Entry {
+        spec: "tartan:A*B*C",
+        params: "A, B, C: coin games (ruler, ruler:K, turtles, mock-turtles, twins, twins:W) on the x, y and z axes",
+        position: "heads as x,y,z triples, 0-based: coordinate u is coin u+1 of its coin game",
+        summary: "the Tartan product of three coin-turning games (tartan:twins*twins*twins is 3-D corner flipping: flip the 8 corners of a box whose far corner is heads); G(x,y,z) = GA(x+1) ⊗ GB(y+1) ⊗ GC(z+1), and winning moves come from the nimber algebra",
+        example: "tartan:ruler*ruler*ruler 1,1,2 2,1,0",
+        examples: &["tartan:twins*twins*twins 1,1,1 1,2,3"],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("tartan"),
+        build: build_tartan,
+    },
+    Entry {
+        spec: "graph:FILE",
+        params: "FILE: a graph file as for 'sprague solve FILE' (a first line 'n m', then m lines 'u v', a move from u to v); cycles allowed",
+        position: "a vertex (0 to n-1): where the token is",
+        summary: "a token on a vertex of a graph, moved along an edge; valued by Smith's generalized Sprague–Grundy rule (finite, or ∞(K) on cycles), so it sums with any impartial game",
+        example: "graph:examples/graphs/loop.txt 2 + kayles 4",
+        examples: &["graph:examples/graphs/loop.txt 7 + nim 2", "graph:examples/graphs/loop.txt 3 + nim 1"],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("graph"),
+        build: build_graph,
     },
     Entry {
         spec: "flip",

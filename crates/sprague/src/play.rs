@@ -12,6 +12,7 @@
 //! assert_eq!(best.len(), 1);
 //! assert_eq!(moves[best[0]].value, Value::Win);
 //! assert_eq!(moves[best[0]].text, "3 -> 1");
+//! assert_eq!(moves[best[0]].describe_in(3), "heap 1: 3 → 1");
 //! let mut rng = XorShift::new(7);
 //! assert!(choose(&moves, &mut rng).is_some());
 //! # Ok::<(), sprague::Error>(())
@@ -20,28 +21,9 @@
 use crate::analysis::Rated;
 use crate::erased::Position;
 use crate::error::Result;
-use crate::game::{Outcome, Play, Value};
-use std::cmp::Reverse;
+use crate::game::{Outcome, Play};
 
-/// How a perfect player ranks a move: the best value first, then a win (or tie) as fast as
-/// possible, a loss as slow as possible.
-fn preference(m: &Rated) -> (Value, Reverse<u64>) {
-    let r = m.remoteness.unwrap_or(u64::MAX);
-    match m.value {
-        Value::Lose => (m.value, Reverse(u64::MAX - r)),
-        _ => (m.value, Reverse(r)),
-    }
-}
-
-/// The indices of the moves a perfect player may choose (all equally good).
-pub fn best_moves(moves: &[Rated]) -> Vec<usize> {
-    let Some(best) = moves.iter().map(preference).max() else {
-        return Vec::new();
-    };
-    (0..moves.len())
-        .filter(|&i| preference(&moves[i]) == best)
-        .collect()
-}
+pub use crate::analysis::best_moves;
 
 /// The engine's move: one of the [`best_moves`], at random; `None` when there is no move.
 pub fn choose(moves: &[Rated], rng: &mut XorShift) -> Option<usize> {
@@ -49,26 +31,141 @@ pub fn choose(moves: &[Rated], rng: &mut XorShift) -> Option<usize> {
     (!best.is_empty()).then(|| best[rng.below(best.len() as u64) as usize])
 }
 
-/// Finds the move the player typed: a move's text or its label (`2:7 -> 3` in sums of
-/// `parts` parts), ignoring case and spaces.
+/// Stable numbers for the summands of a game played: a summand keeps its number for the whole
+/// game, whatever happens to the others. A summand that vanishes takes its number with it, so
+/// the others do not shift (`heap 3` stays heap 3 after heap 1 is emptied); a split keeps the
+/// number for the first summand it leaves and gives the others new ones.
+///
+/// ```
+/// use sprague::analysis::{rate, Which};
+/// use sprague::game::Play;
+/// use sprague::play::Numbering;
+/// let position = sprague::catalog::Catalog::default().parse_position(&["nim", "3", "4", "5"])?;
+/// let moves = rate(&position, Play::Normal, Which::All)?.moves;
+/// let numbers = Numbering::new(3);
+/// let empty_first = moves.iter().find(|m| m.text == "3 -> 0").unwrap();
+/// assert_eq!(numbers.describe(empty_first), "heap 1: 3 → 0");
+/// let after = numbers.after(empty_first);
+/// assert_eq!(after.numbers(), &[2, 3]);
+/// let next = rate(&empty_first.position, Play::Normal, Which::All)?.moves;
+/// assert_eq!(after.describe(&next[0]), "heap 2: 4 → 3");
+/// # Ok::<(), sprague::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Numbering {
+    numbers: Vec<u64>,
+    next: u64,
+}
+
+impl Numbering {
+    /// Summands numbered 1..=`parts`, in order.
+    pub fn new(parts: usize) -> Numbering {
+        Numbering {
+            numbers: (1..=parts as u64).collect(),
+            next: parts as u64 + 1,
+        }
+    }
+
+    /// Numbers a front end kept (one per summand, in order, all different and positive).
+    ///
+    /// # Errors
+    /// A message when there are not `parts` of them or two are equal or one is 0.
+    pub fn from_numbers(numbers: Vec<u64>, parts: usize) -> std::result::Result<Numbering, String> {
+        if numbers.len() != parts {
+            return Err(format!(
+                "{} summand numbers for a position of {parts} summands",
+                numbers.len()
+            ));
+        }
+        let mut sorted = numbers.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != numbers.len() || sorted.first() == Some(&0) {
+            return Err("summand numbers must be positive and all different".into());
+        }
+        let next = sorted.last().map_or(1, |&n| n.saturating_add(1));
+        Ok(Numbering { numbers, next })
+    }
+
+    /// The number of each summand, in order.
+    pub fn numbers(&self) -> &[u64] {
+        &self.numbers
+    }
+
+    /// The number of summand `index`, when the position has several (a lone summand needs
+    /// none).
+    pub fn number(&self, index: Option<usize>) -> Option<u64> {
+        index
+            .filter(|_| self.numbers.len() > 1)
+            .and_then(|i| self.numbers.get(i).copied())
+    }
+
+    /// The move `m` in words with its summand's number: `heap 2: 7 → 3`.
+    pub fn describe(&self, m: &Rated) -> String {
+        m.describe(self.number(m.component))
+    }
+
+    /// The move as typed, `N:TEXT` with the summand's number (the text alone for a lone
+    /// summand or a position that is not a sum).
+    pub fn label(&self, m: &Rated) -> String {
+        match self.number(m.component) {
+            Some(n) => format!("{n}:{}", m.text),
+            None => m.text.clone(),
+        }
+    }
+
+    /// The numbering after the move `m`: its summand's pieces take its place (the first keeps
+    /// its number, the others get new ones), one that vanishes takes its number away.
+    pub fn after(&self, m: &Rated) -> Numbering {
+        let Some(i) = m.component.filter(|&i| i < self.numbers.len()) else {
+            return self.clone();
+        };
+        let pieces = (m.position.parts().len() + 1).saturating_sub(self.numbers.len());
+        let mut numbers = self.numbers[..i].to_vec();
+        let mut next = self.next;
+        for k in 0..pieces {
+            if k == 0 {
+                numbers.push(self.numbers[i]);
+            } else {
+                numbers.push(next);
+                next += 1;
+            }
+        }
+        numbers.extend_from_slice(&self.numbers[i + 1..]);
+        Numbering { numbers, next }
+    }
+}
+
+/// Finds the move the player typed: its description (`heap 2: 7 → 3`, `->` for `→`
+/// accepted), its label (`2:7 -> 3`) or its text, with the summands numbered by `numbering`,
+/// ignoring case and spaces.
 ///
 /// # Errors
 /// A message that names the input and lists the legal moves.
-pub fn find_move(moves: &[Rated], parts: usize, input: &str) -> std::result::Result<usize, String> {
+pub fn find_move(
+    moves: &[Rated],
+    numbering: &Numbering,
+    input: &str,
+) -> std::result::Result<usize, String> {
     let norm = |s: &str| -> String {
-        s.chars()
+        s.replace('→', "->")
+            .replace('–', "-")
+            .chars()
             .filter(|c| !c.is_whitespace())
             .collect::<String>()
             .to_lowercase()
     };
     let wanted = norm(input);
-    if let Some(i) = moves.iter().position(|m| norm(&m.label(parts)) == wanted) {
-        return Ok(i);
+    let forms: [&dyn Fn(&Rated) -> String; 3] =
+        [&|m| numbering.label(m), &|m| numbering.describe(m), &|m| {
+            m.text.clone()
+        }];
+    for form in forms {
+        if let Some(i) = moves.iter().position(|m| norm(&form(m)) == wanted) {
+            return Ok(i);
+        }
     }
-    if let Some(i) = moves.iter().position(|m| norm(&m.text) == wanted) {
-        return Ok(i);
-    }
-    let mut legal: Vec<String> = moves.iter().map(|m| m.label(parts)).collect();
+    let mut legal: Vec<String> = moves.iter().map(|m| numbering.label(m)).collect();
     if legal.len() > 24 {
         legal.truncate(24);
         legal.push("…".into());
@@ -169,9 +266,12 @@ mod tests {
         assert_eq!(labels, vec!["1:1 -> 0", "2:2 -> 1", "2:2 -> 0"]);
         let best = best_moves(&moves);
         assert_eq!(best, vec![1]);
-        assert_eq!(find_move(&moves, 2, "2: 2->1"), Ok(1));
-        assert_eq!(find_move(&moves, 2, "1 -> 0"), Ok(0));
-        assert!(find_move(&moves, 2, "5 -> 0")
+        let numbering = Numbering::new(2);
+        assert_eq!(find_move(&moves, &numbering, "2: 2->1"), Ok(1));
+        assert_eq!(find_move(&moves, &numbering, "1 -> 0"), Ok(0));
+        assert_eq!(find_move(&moves, &numbering, "Heap 2: 2 → 0"), Ok(2));
+        assert_eq!(find_move(&moves, &numbering, "heap 2: 2 -> 0"), Ok(2));
+        assert!(find_move(&moves, &numbering, "5 -> 0")
             .unwrap_err()
             .contains("legal moves"));
         let p = Catalog::default().parse_position(&["nim"]).unwrap();
@@ -194,6 +294,49 @@ mod tests {
             .collect();
         let listed: Vec<String> = report.moves.iter().map(|m| m.display.clone()).collect();
         assert_eq!(shown, listed);
+    }
+
+    /// Heap numbers stay put when a heap vanishes or splits, through a whole game of Kayles.
+    #[test]
+    fn summand_numbers_are_stable_through_a_game() {
+        let catalog = Catalog::default();
+        let mut position = catalog.parse_position(&["kayles", "3", "7", "2"]).unwrap();
+        let mut numbering = Numbering::new(3);
+        // Row 1 (3 pins) knocked down entirely is impossible in Kayles; knock down its middle
+        // pin, leaving 1 + 1: row 1 and a new row 4.
+        let moves = rate(&position, Play::Normal, Which::All).unwrap().moves;
+        let m = moves.iter().find(|m| m.text == "3 -> 1+1").unwrap();
+        assert_eq!(numbering.describe(m), "row 1: knock down pin 2 (3 → 1 + 1)");
+        numbering = numbering.after(m);
+        position = m.position.clone();
+        assert_eq!(position.to_string(), "kayles 1 1 7 2");
+        assert_eq!(numbering.numbers(), &[1, 4, 2, 3]);
+        // Emptying the 2 (row 3) leaves rows 1, 4, 2 with their numbers.
+        let moves = rate(&position, Play::Normal, Which::All).unwrap().moves;
+        let m = moves.iter().find(|m| m.text == "2 -> 0").unwrap();
+        assert_eq!(numbering.describe(m), "row 3: knock down pins 1–2 (2 → 0)");
+        numbering = numbering.after(m);
+        assert_eq!(numbering.numbers(), &[1, 4, 2]);
+        let moves = rate(&m.position, Play::Normal, Which::All).unwrap().moves;
+        let m = moves.iter().find(|m| m.text == "7 -> 3+3").unwrap();
+        assert_eq!(numbering.describe(m), "row 2: knock down pin 4 (7 → 3 + 3)");
+        assert_eq!(numbering.label(m), "2:7 -> 3+3");
+        assert_eq!(
+            find_move(&moves, &numbering, "row 2: knock down pin 4 (7 -> 3 + 3)")
+                .map(|i| &moves[i].text),
+            Ok(&m.text)
+        );
+        assert_eq!(numbering.after(m).numbers(), &[1, 4, 2, 5]);
+        assert!(Numbering::from_numbers(vec![1, 1], 2).is_err());
+        assert!(Numbering::from_numbers(vec![1, 2], 3).is_err());
+        assert_eq!(
+            Numbering::from_numbers(vec![4, 2], 2)
+                .unwrap()
+                .after(m)
+                .numbers()
+                .len(),
+            2
+        );
     }
 
     #[test]

@@ -32,9 +32,13 @@ fn example_words(example: &str) -> Vec<String> {
     }
     words
         .into_iter()
-        .map(|w| match w.strip_prefix("script:") {
-            Some(path) => format!("script:{}/../../{path}", env!("CARGO_MANIFEST_DIR")),
-            None => w,
+        .map(|w| {
+            for kind in ["script:", "graph:"] {
+                if let Some(path) = w.strip_prefix(kind) {
+                    return format!("{kind}{}/../../{path}", env!("CARGO_MANIFEST_DIR"));
+                }
+            }
+            w
         })
         .collect()
 }
@@ -466,6 +470,11 @@ fn every_entry_agrees_with_plain_search() {
         } else {
             &impartial[rng.below(impartial.len() as u64) as usize]
         };
+        // A finished impartial board (cram with no free cell) writes as its game's name alone,
+        // which does not parse back: nothing to sum there.
+        if matches!(b, Position::Sum(_)) && b.parts().is_empty() {
+            continue;
+        }
         let words: Vec<String> = [a.to_string(), "+".into(), b.to_string()]
             .iter()
             .flat_map(|w| shell_words(w))

@@ -1,7 +1,10 @@
 //! Why a position has its value, in words and numbers, for `sprague value --explain`: for an
 //! impartial sum, each part's nim value, the XOR worked in binary and which part to change to
-//! what; for parts decided by a closed form, the form with its numbers; in misère play, the
-//! rule that decides (the SJ rule with its numbers, or the misère quotient).
+//! what; for parts decided by a closed form or a certified period, the form with its numbers;
+//! in misère play, the rule that decides with its numbers (the SJ rule and its general form,
+//! or the misère quotient: each heap's element, their product, the P-portion); for positions
+//! solved whole (boards, scored and loopy games), the principal variation to the end with the
+//! remoteness after each move.
 //!
 //! ```
 //! use sprague::catalog::Catalog;
@@ -12,9 +15,11 @@
 //! # Ok::<(), sprague::Error>(())
 //! ```
 
-use crate::erased::{Part, Position};
+use super::{rate_single, MisereRule, Which};
+use crate::erased::{Part, Position, Single};
 use crate::error::Result;
-use crate::game::{NimValue, Play};
+use crate::game::{NimValue, Outcome, Play, Value};
+use crate::solve::misere;
 
 /// The explanation of `position`'s value under `play`, one line a step.
 ///
@@ -22,10 +27,7 @@ use crate::game::{NimValue, Play};
 /// As for [`super::value`]: a part past what its game can value.
 pub fn explain(position: &Position, play: Play) -> Result<Vec<String>> {
     match position {
-        Position::Single(s) => Ok(vec![format!(
-            "{} is valued by searching its positions (a strong solution where the game has one), not by a formula: the outcome is what perfect play from here reaches",
-            s.game()
-        )]),
+        Position::Single(s) => principal_variation(s, play),
         Position::Partizan(_) => Ok(vec![
             "a partizan sum is valued by its canonical form: its outcome class comes from comparing the form with 0 (Left wins whoever starts when it is > 0, Right when < 0, the player to move loses when = 0 and wins when confused with 0)".into(),
         ]),
@@ -51,7 +53,7 @@ pub fn explain(position: &Position, play: Play) -> Result<Vec<String>> {
             };
             match play {
                 Play::Normal => normal(&parts, &finite, &mut lines),
-                Play::Misere => misere(&parts, &finite, &mut lines),
+                Play::Misere => misere_lines(position, &parts, &finite, &mut lines)?,
             }
             Ok(lines)
         }
@@ -143,12 +145,55 @@ fn normal(parts: &[Part], values: &[u64], lines: &mut Vec<String>) {
     }
 }
 
-fn misere(parts: &[Part], values: &[u64], lines: &mut Vec<String>) {
-    let all_sj = parts.iter().all(Part::misere_sj);
-    if !all_sj {
-        lines.push("misère play: the SJ rule is not proven for every part here, so the outcome comes from the game's misère quotient when the parts are heaps of one heap game, else from direct search of the sum; nim values do not decide misère play".into());
-        return;
+/// The misère rule `value` uses for this sum, with its numbers.
+fn misere_lines(
+    position: &Position,
+    parts: &[Part],
+    values: &[u64],
+    lines: &mut Vec<String>,
+) -> Result<()> {
+    match MisereRule::for_sum(parts)? {
+        MisereRule::Sj(_) => sj(
+            parts,
+            values,
+            lines,
+            "misère play, by the SJ (Anti-Nim) rule, proven for these parts",
+        ),
+        MisereRule::AntiSg(_) => {
+            lines.push("misère play: in every part each position of nim value 0 has no move, so the game ends exactly when every part is 0. That is the ending rule of the SJ theorem in general form (Anti-SG), which then holds whatever the parts are".into());
+            sj(
+                parts,
+                values,
+                lines,
+                "by the general SJ theorem",
+            );
+        }
+        MisereRule::Quotient(q) => quotient(position, parts, &q, lines)?,
+        MisereRule::Search(..) => lines.push("misère play: the SJ rule is not proven for every part here, and the parts are not heaps of one game with a misère quotient, so the outcome comes from direct search of the sum; nim values do not decide misère play".into()),
     }
+    Ok(())
+}
+
+/// The explanation of `position` in Anti-SG play under the SJ ending rule (the game ends when
+/// every summand's nim value is 0, and whoever moved last loses): the theorem with its numbers.
+///
+/// # Errors
+/// As for [`super::anti_sg`].
+pub fn anti_sg(position: &Position) -> Result<Vec<String>> {
+    let parts = position.parts();
+    let values = super::anti_sg_values(&parts, true)?.unwrap_or_default();
+    let mut lines = vec!["Anti-SG play under the SJ ending rule: the game ends as soon as every summand has nim value 0, and the player who made the last move loses; each part below is one summand (its pieces after a split count together)".into()];
+    sj(
+        &parts,
+        &values,
+        &mut lines,
+        "by the SJ theorem in general form (it needs no condition on the summands)",
+    );
+    Ok(lines)
+}
+
+/// The SJ rule's classes with the numbers of this sum.
+fn sj(parts: &[Part], values: &[u64], lines: &mut Vec<String>, rule: &str) {
     let x = xor_table(parts, values, lines);
     let big = values.iter().filter(|&&g| g >= 2).count();
     let counted = if big == 1 {
@@ -157,9 +202,9 @@ fn misere(parts: &[Part], values: &[u64], lines: &mut Vec<String>) {
         format!("{big} parts have")
     };
     lines.push(format!(
-        "misère play, by the SJ (Anti-Nim) rule, proven for these parts: the player to move wins exactly when (some part has nim value 2 or more and the XOR is not 0) or (every part has value 0 or 1 and the XOR is 0); here {counted} a value of 2 or more, and the XOR is {x}"
+        "{rule}: the player to move wins exactly when (some part has nim value 2 or more and the XOR is not 0) or (every part has value 0 or 1 and the XOR is 0); here {counted} a value of 2 or more, and the XOR is {x}"
     ));
-    let wins = (big >= 1 && x != 0) || (big == 0 && x == 0);
+    let wins = misere::outcome(values) == Outcome::N;
     lines.push(if wins {
         "so the player to move wins".into()
     } else {
@@ -171,11 +216,131 @@ fn misere(parts: &[Part], values: &[u64], lines: &mut Vec<String>) {
         } else {
             "a winning move leaves XOR 0 with a part of value ≥ 2 still there, as in normal play".into()
         });
-    } else if wins {
+    } else if wins && values.iter().any(|&g| g != 0) {
         lines.push(
             "a winning move leaves an odd number of parts of value 1 (take a part of value 1, or move a part of value 0 to 1 where that is possible)".into(),
         );
+    } else if wins {
+        lines.push("every part is 0: the game is over, and the player to move has won (the other made the last move)".into());
     }
+}
+
+/// The misère quotient's numbers: each heap's element, their product, the P-portion.
+fn quotient(
+    position: &Position,
+    parts: &[Part],
+    q: &super::QuotientSum,
+    lines: &mut Vec<String>,
+) -> Result<()> {
+    const SHOWN: usize = 12;
+    let quotient = &q.quotient;
+    let words = &quotient.presentation().words;
+    let word = |x: u32| {
+        words
+            .get(x as usize)
+            .cloned()
+            .unwrap_or_else(|| x.to_string())
+    };
+    let p: Vec<String> = quotient.p_portion().into_iter().map(word).collect();
+    lines.push(format!(
+        "misère play of heaps of {}: nim values do not decide it, its misère quotient does (Plambeck–Siegel): {}; presentation {}, P-portion {{{}}}",
+        position.game(),
+        q.note(&position.game()),
+        quotient.presentation(),
+        p.join(", ")
+    ));
+    let mut each = Vec::new();
+    let mut product = quotient.identity();
+    for part in parts {
+        if let Some((n, _)) = part.misere_heap() {
+            let x = quotient.element(n)?;
+            if each.len() < SHOWN {
+                each.push(format!("{n} → {}", word(x)));
+            }
+            product = quotient.multiply(product, x);
+        }
+    }
+    if parts.len() > SHOWN {
+        each.push(format!("… ({} heaps in all)", parts.len()));
+    }
+    lines.push(format!(
+        "each heap's element: {}; their product is {}",
+        each.join(", "),
+        word(product)
+    ));
+    lines.push(if quotient.is_p(product) {
+        format!("{} is in the P-portion: the player to move loses", word(product))
+    } else {
+        format!(
+            "{} is not in the P-portion: the player to move wins, by moving to a sum whose product is in it",
+            word(product)
+        )
+    });
+    Ok(())
+}
+
+/// The most moves of a principal variation shown.
+pub const VARIATION_PLIES: usize = 60;
+
+/// Perfect play from `start` to the end: each move, what it is worth to the player making it,
+/// and the remoteness (or the game's value) after it.
+fn principal_variation(start: &Single, play: Play) -> Result<Vec<String>> {
+    let e = start.evaluate()?;
+    let mut lines = vec![format!(
+        "{} is solved by searching its positions (a strong solution where the game has one), not by a formula: perfect play from here ({}{}) goes",
+        start.game(),
+        match e.value() {
+            Value::Win => "a win for the player to move",
+            Value::Lose => "a loss for the player to move",
+            Value::Tie => "a tie",
+            Value::Draw => "a draw: neither can force a win",
+        },
+        match (e.remoteness, e.score) {
+            (_, Some(v)) => format!(", value {v}"),
+            (Some(r), None) => format!(" in {r} moves"),
+            (None, None) => String::new(),
+        }
+    )];
+    let mut seen = std::collections::HashSet::new();
+    let mut position = start.clone();
+    for ply in 1..=VARIATION_PLIES {
+        seen.insert(position.to_string());
+        let moves = rate_single(&position, play, Which::All)?.moves;
+        let Some(&best) = super::best_moves(&moves).first() else {
+            let played = ply - 1;
+            lines.push(format!(
+                "  the game is over after {played} move{}",
+                if played == 1 { "" } else { "s" }
+            ));
+            return Ok(lines);
+        };
+        let m = &moves[best];
+        let worth = match (m.score, m.remoteness) {
+            // Scored games: the value of what is left, for the player then to move.
+            (Some(v), _) => format!("value {v} left for the player then to move"),
+            (None, Some(0)) => {
+                format!("{} for the player making it; the game ends", m.value.name())
+            }
+            (None, Some(r)) => format!(
+                "{} for the player making it; remoteness {r} after it",
+                m.value.name()
+            ),
+            (None, None) => format!("{} for the player making it", m.value.name()),
+        };
+        lines.push(format!("  {ply}. {}  ({worth})", m.text));
+        let crate::erased::Position::Single(next) = &m.position else {
+            break;
+        };
+        if !seen.insert(next.to_string()) {
+            lines.push(
+                "  … and the position repeats: perfect play goes on for ever (a draw)".into(),
+            );
+            return Ok(lines);
+        }
+        position = next.clone();
+    }
+    lines.push(format!("  … (the first {VARIATION_PLIES} moves)"));
+    Ok(lines)
 }
 
 fn loopy(parts: &[Part], values: &[NimValue]) -> String {

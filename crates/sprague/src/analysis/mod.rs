@@ -16,7 +16,7 @@ pub mod explain;
 pub mod partizan;
 
 use crate::budget::Budget;
-use crate::erased::{Part, Position, Single, SumGame};
+use crate::erased::{Part, PartMove, Position, Single, SumGame};
 use crate::error::{Error, Result};
 use crate::game::{NimValue, Outcome, Play, Value};
 use crate::quotient::Quotient;
@@ -51,8 +51,13 @@ pub const LISTED_PER_PART: usize = 100;
 /// A move with everything known about it and the position it leads to: what [`rate`] gives.
 #[derive(Clone)]
 pub struct Rated {
-    /// The move as a player reads it, e.g. `b2` or `3 -> 1`.
+    /// The move as a player types it, e.g. `b2` or `3 -> 1`.
     pub text: String,
+    /// The move in words that read like the game, e.g. `3 → 1` or `knock down pin 2 (3 → 1 +
+    /// 1)`, without the summand's number ([`Rated::describe`] adds it).
+    pub description: String,
+    /// What the summand moved is called (`heap`, `row`, `board`, `part`), for sums.
+    pub noun: &'static str,
     /// Which summand it moves (0-based, flattened), for sums.
     pub component: Option<usize>,
     /// The position after the move.
@@ -69,6 +74,8 @@ pub struct Rated {
     pub score: Option<i64>,
     /// Its remoteness, where known.
     pub remoteness: Option<u64>,
+    /// For a draw of a game solved whole, its draw level.
+    pub draw_level: Option<crate::game::DrawLevel>,
 }
 
 impl Rated {
@@ -79,6 +86,21 @@ impl Rated {
             Some(i) if parts > 1 => format!("{}:{}", i + 1, self.text),
             _ => self.text.clone(),
         }
+    }
+
+    /// The move in words, with the summand's number when there is one: `heap 2: 7 → 3`.
+    /// `number` is the summand's number (its place, 1-based, in a position of several parts;
+    /// a stable number in a game played, see [`crate::play::Numbering`]).
+    pub fn describe(&self, number: Option<u64>) -> String {
+        match number {
+            Some(n) => format!("{} {n}: {}", self.noun, self.description),
+            None => self.description.clone(),
+        }
+    }
+
+    /// [`Rated::describe`], numbered by the summand's place in a position of `parts` parts.
+    pub fn describe_in(&self, parts: usize) -> String {
+        self.describe(self.component.filter(|_| parts > 1).map(|i| i as u64 + 1))
     }
 }
 
@@ -299,10 +321,36 @@ impl QuotientSum {
     }
 }
 
+/// The parts' finite nim values when every part's positions of value 0 are terminal (the
+/// general SJ theorem then decides misère play, [`misere::zeros_are_terminal`]), or when
+/// `always` (the Anti-SG game, whose ending rule needs no condition).
+fn anti_sg_values(parts: &[Part], always: bool) -> Result<Option<Vec<u64>>> {
+    let mut values = Vec::with_capacity(parts.len());
+    for part in parts {
+        if !always && !part.misere_zeros_terminal() {
+            return Ok(None);
+        }
+        match part.nim_value()? {
+            NimValue::Finite(g) => values.push(g),
+            NimValue::Infinite(_) if always => {
+                return Err(Error::Unsupported(format!(
+                    "{} {part} is loopy (value ∞): the SJ ending rule needs finite nim values",
+                    part.game()
+                )))
+            }
+            NimValue::Infinite(_) => return Ok(None),
+        }
+    }
+    Ok(Some(values))
+}
+
 /// How the outcome of a sum is found under misère play.
 enum MisereRule {
     /// The SJ rule from the parts' values.
     Sj(Vec<u64>),
+    /// The SJ theorem in general form (Anti-SG under the ending rule "every summand is 0"):
+    /// the parts' values, each part one summand (its pieces after a split valued together).
+    AntiSg(Vec<u64>),
     /// The misère quotient of the heap game all parts are heaps of.
     Quotient(QuotientSum),
     /// Direct search, with the reason the parts' quotient could not be used (when they are
@@ -320,6 +368,9 @@ impl MisereRule {
             Ok(None) => None,
             Err(why) => Some(why),
         };
+        if let Some(values) = anti_sg_values(parts, false)? {
+            return Ok(MisereRule::AntiSg(values));
+        }
         Ok(MisereRule::Search(
             SumSearch::new(Play::Misere, MISERE_POSITION_LIMIT, Part::budget_of(parts)),
             no_quotient,
@@ -329,7 +380,7 @@ impl MisereRule {
     /// The misère outcome of the whole sum.
     fn outcome(&mut self, position: &Position) -> Result<Outcome> {
         match self {
-            MisereRule::Sj(values) => Ok(misere::outcome(values)),
+            MisereRule::Sj(values) | MisereRule::AntiSg(values) => Ok(misere::outcome(values)),
             MisereRule::Quotient(q) => Ok(q.outcome_of(q.whole)),
             MisereRule::Search(search, why) => search.outcome(position, why.as_deref()),
         }
@@ -341,6 +392,10 @@ impl MisereRule {
             MisereRule::Sj(_) => (
                 "sj",
                 "the SJ (Anti-Nim) rule from the parts' nim values, proven for these parts".into(),
+            ),
+            MisereRule::AntiSg(_) => (
+                "anti-sg",
+                "the SJ theorem in general form (Anti-SG): in these parts every position of nim value 0 has no move, so misère play ends exactly when every part is 0, the theorem's ending rule".into(),
             ),
             MisereRule::Quotient(q) => ("quotient", q.note(&position.game())),
             MisereRule::Search(_, why) => (
@@ -369,10 +424,46 @@ impl MisereRule {
                 }
                 Ok(misere::outcome(&next))
             }
+            // The moved part stays one summand: its pieces are valued together.
+            MisereRule::AntiSg(values) => {
+                let mut next = values.clone();
+                let mut g = 0;
+                for p in moved {
+                    match p.nim_value()? {
+                        NimValue::Finite(v) => g ^= v,
+                        NimValue::Infinite(_) => {
+                            return Err(Error::Internal("a loopy part in an Anti-SG sum".into()))
+                        }
+                    }
+                }
+                next[index] = g;
+                Ok(misere::outcome(&next))
+            }
             MisereRule::Quotient(q) => q.outcome_after(index, moved),
             MisereRule::Search(search, why) => search.outcome(after, why.as_deref()),
         }
     }
+}
+
+/// How a perfect player ranks a move: the best value first, then a win (or tie) as fast as
+/// possible, a loss as slow as possible.
+fn preference(m: &Rated) -> (Value, std::cmp::Reverse<u64>) {
+    let r = m.remoteness.unwrap_or(u64::MAX);
+    match m.value {
+        Value::Lose => (m.value, std::cmp::Reverse(u64::MAX - r)),
+        _ => (m.value, std::cmp::Reverse(r)),
+    }
+}
+
+/// The indices of the moves a perfect player may choose (all equally good): the best value,
+/// then the fastest win (or tie), the slowest loss.
+pub fn best_moves(moves: &[Rated]) -> Vec<usize> {
+    let Some(best) = moves.iter().map(preference).max() else {
+        return Vec::new();
+    };
+    (0..moves.len())
+        .filter(|&i| preference(&moves[i]) == best)
+        .collect()
 }
 
 /// Every legal move of `position` (or only the winning ones), rated: the one path behind
@@ -428,6 +519,8 @@ fn rate_single(s: &Single, play: Play, which: Which) -> Result<Rating> {
     let rated = |text: String, next: Single| -> Result<Rated> {
         let e = next.evaluate()?;
         Ok(Rated {
+            description: text.clone(),
+            noun: "part",
             text,
             component: None,
             position: Position::Single(next),
@@ -437,6 +530,7 @@ fn rate_single(s: &Single, play: Play, which: Which) -> Result<Rating> {
             loopy_value: None,
             score: e.score,
             remoteness: e.remoteness,
+            draw_level: e.draw_level,
         })
     };
     let moves = match which {
@@ -452,6 +546,8 @@ fn rate_single(s: &Single, play: Play, which: Which) -> Result<Rating> {
                 .map(|(text, next)| {
                     rated(text.clone(), next.clone()).or_else(|_| {
                         Ok(Rated {
+                            description: text.clone(),
+                            noun: "part",
                             text,
                             component: None,
                             position: Position::Single(next),
@@ -461,6 +557,7 @@ fn rate_single(s: &Single, play: Play, which: Which) -> Result<Rating> {
                             loopy_value: None,
                             score: None,
                             remoteness: None,
+                            draw_level: None,
                         })
                     })
                 })
@@ -492,30 +589,36 @@ fn rate_normal(position: &Position, which: Which, remoteness: &mut SumSearch) ->
     let known = values.known();
     let mut moves = Vec::new();
     let mut omitted = None;
-    let mut rated = |index: usize,
-                     text: String,
-                     moved: &[Part],
-                     after_values: Option<Vec<NimValue>>|
-     -> Rated {
-        let after = position.replace(index, moved);
-        let (outcome, nim_value, loopy_value) = match &after_values {
-            Some(v) => (sum::outcome(v), sum::nim_value(v), loopy_text(v)),
-            // A lone part without a nim value moved to a P-position (its closed form's choice).
-            None => (Outcome::P, None, None),
+    let mut rated =
+        |index: usize, option: PartMove, after_values: Option<Vec<NimValue>>| -> Rated {
+            let PartMove {
+                text,
+                description,
+                parts: moved,
+            } = option;
+            let moved = &moved[..];
+            let after = position.replace(index, moved);
+            let (outcome, nim_value, loopy_value) = match &after_values {
+                Some(v) => (sum::outcome(v), sum::nim_value(v), loopy_text(v)),
+                // A lone part without a nim value moved to a P-position (its closed form's choice).
+                None => (Outcome::P, None, None),
+            };
+            let remoteness = remoteness.solve(&after).map(|(_, r)| r);
+            Rated {
+                text,
+                description,
+                noun: parts[index].noun(),
+                component: Some(index),
+                value: Value::for_mover(Value::from_outcome(outcome)),
+                outcome,
+                nim_value,
+                loopy_value,
+                score: None,
+                remoteness,
+                draw_level: None,
+                position: after,
+            }
         };
-        let remoteness = remoteness.solve(&after).map(|(_, r)| r);
-        Rated {
-            text,
-            component: Some(index),
-            value: Value::for_mover(Value::from_outcome(outcome)),
-            outcome,
-            nim_value,
-            loopy_value,
-            score: None,
-            remoteness,
-            position: after,
-        }
-    };
     match which {
         Which::All => {
             for (index, part) in parts.iter().enumerate() {
@@ -542,7 +645,7 @@ fn rate_normal(position: &Position, which: Which, remoteness: &mut SumSearch) ->
                                 .collect::<Result<Vec<_>>>()?,
                         ),
                     };
-                    moves.push(rated(index, option.text, &option.parts, after_values));
+                    moves.push(rated(index, option, after_values));
                     if moves.len() > OPTION_LIMIT {
                         return Err(too_many());
                     }
@@ -595,7 +698,7 @@ fn rate_normal(position: &Position, which: Which, remoteness: &mut SumSearch) ->
                 }
                 for option in listing.items {
                     let after_values = known.as_ref().map(|_| vec![NimValue::Finite(0)]);
-                    moves.push(rated(index, option.text, &option.parts, after_values));
+                    moves.push(rated(index, option, after_values));
                 }
             }
         }
@@ -631,7 +734,7 @@ fn rate_misere_by(
         let options = match (which, &rule) {
             // A winning move leaves XOR 0 or 1, so the part (of value g) goes to an option of
             // value X ⊕ g or X ⊕ g ⊕ 1: only those are examined.
-            (Which::Winning, MisereRule::Sj(values)) => {
+            (Which::Winning, MisereRule::Sj(values) | MisereRule::AntiSg(values)) => {
                 let x = values.iter().fold(0, |x, g| x ^ g);
                 let g = values[index];
                 let mut options = Vec::new();
@@ -659,6 +762,8 @@ fn rate_misere_by(
             }
             moves.push(Rated {
                 text: option.text,
+                description: option.description,
+                noun: part.noun(),
                 component: Some(index),
                 value: Value::for_mover(Value::from_outcome(outcome)),
                 outcome,
@@ -666,6 +771,7 @@ fn rate_misere_by(
                 loopy_value: None,
                 score: None,
                 remoteness: remoteness.solve(&after).map(|(_, r)| r),
+                draw_level: None,
                 position: after,
             });
             if moves.len() > OPTION_LIMIT {
@@ -682,6 +788,11 @@ pub struct MoveReport {
     /// The move's text.
     #[serde(rename = "move")]
     pub text: String,
+    /// The move in words that read like the game, with the summand's number in a sum of
+    /// several: `heap 2: 7 → 3` ([`Rated::describe`]); empty (and left out of the JSON) for
+    /// partizan moves, whose text is already the move in words.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub description: String,
     /// The position after the move.
     pub position: Json,
     /// Which summand moved (0-based, in the order given), for sums.
@@ -719,6 +830,13 @@ pub struct ValueReport {
     /// Why the remoteness is not given, when it is not.
     #[serde(skip)]
     pub remoteness_note: Option<&'static str>,
+    /// A draw's level (GamesmanUni's `drawLevel`), for games solved whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_level: Option<u32>,
+    /// The moves to its level's fringe (`drawRemoteness`); even: the player to move is the one
+    /// pressed toward it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_remoteness: Option<u32>,
     /// The play convention.
     #[serde(skip)]
     pub play: Play,
@@ -735,6 +853,9 @@ pub struct ValueReport {
     /// Misère sums: the rule in words, for people.
     #[serde(skip)]
     pub misere_note: Option<String>,
+    /// `anti-sg` for Anti-SG play under the SJ ending rule ([`anti_sg`]); absent otherwise.
+    #[serde(rename = "play", skip_serializing_if = "Option::is_none")]
+    pub variant: Option<&'static str>,
 }
 
 /// One option, as `sprague moves` reports it.
@@ -743,6 +864,8 @@ pub struct OptionReport {
     /// The move's text.
     #[serde(rename = "move")]
     pub text: String,
+    /// The move in words, as [`MoveReport::description`].
+    pub description: String,
     /// The position after the move.
     pub position: Json,
     /// Which summand moved, for sums.
@@ -767,11 +890,19 @@ pub struct OptionReport {
     /// Its remoteness, where known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remoteness: Option<u64>,
+    /// For a draw of a game solved whole, its draw level and the moves to that level's fringe.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_level: Option<u32>,
+    /// See [`OptionReport::draw_level`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_remoteness: Option<u32>,
 }
 
-impl From<Rated> for OptionReport {
-    fn from(m: Rated) -> OptionReport {
+impl OptionReport {
+    /// The report of `m`, a move of a position of `parts` parts.
+    pub fn new(m: Rated, parts: usize) -> OptionReport {
         OptionReport {
+            description: m.describe_in(parts),
             position: m.position.to_json(),
             display: m.position.to_string(),
             text: m.text,
@@ -782,6 +913,8 @@ impl From<Rated> for OptionReport {
             loopy_value: m.loopy_value,
             score: m.score,
             remoteness: m.remoteness,
+            draw_level: m.draw_level.map(|d| d.level),
+            draw_remoteness: m.draw_level.map(|d| d.remoteness),
         }
     }
 }
@@ -811,6 +944,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
         Position::Single(_) | Position::Partizan(_) => None,
     };
     let rating = rate_with(position, play, Which::Winning, &mut search)?;
+    let parts = position.parts().len();
     let mut report = ValueReport {
         game: position.game(),
         position: position.to_json(),
@@ -821,11 +955,14 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
         score: None,
         remoteness: None,
         remoteness_note: None,
+        draw_level: None,
+        draw_remoteness: None,
         play,
         winning_moves: rating
             .moves
             .into_iter()
             .map(|m| MoveReport {
+                description: m.describe_in(parts),
                 position: m.position.to_json(),
                 display: m.position.to_string(),
                 text: m.text,
@@ -835,6 +972,7 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
         winning_moves_omitted: rating.omitted,
         misere_rule: None,
         misere_note: None,
+        variant: None,
     };
     match position {
         Position::Single(s) => {
@@ -846,6 +984,8 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
             report.nim_value = e.nim_value;
             report.score = e.score;
             report.remoteness = e.remoteness;
+            report.draw_level = e.draw_level.map(|d| d.level);
+            report.draw_remoteness = e.draw_level.map(|d| d.remoteness);
             if e.remoteness.is_none() && e.outcome == Outcome::D {
                 report.remoteness_note = Some("none (a draw)");
             }
@@ -891,6 +1031,83 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
         report.draw_kind = draw_kind(report.outcome, Some(Value::Draw));
     }
     Ok(report)
+}
+
+/// The report of `position` in Anti-SG play under the SJ ending rule (seed 004): the game ends
+/// as soon as every summand has nim value 0, and the player who made the last move loses. The
+/// SJ theorem in general form decides it for any impartial summands (each part as given is one
+/// summand; the pieces a move leaves count together): outcome and winning moves from the
+/// parts' nim values, without search ([`crate::solve::misere`]).
+///
+/// ```
+/// use sprague::catalog::Catalog;
+/// use sprague::game::Outcome;
+/// // Kayles rows of 2 and 3 have values 2 and 3: two summands of value ≥ 2 with XOR 1.
+/// let position = Catalog::default().parse_position(&["kayles", "2", "3"])?;
+/// let report = sprague::analysis::anti_sg(&position)?;
+/// assert_eq!(report.outcome, Outcome::N);
+/// assert_eq!(report.misere_rule, Some("anti-sg"));
+/// # Ok::<(), sprague::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::Unsupported`] for a position that is not an impartial sum, or a loopy part;
+/// [`Error::Limit`] for a part past what its game can value.
+pub fn anti_sg(position: &Position) -> Result<ValueReport> {
+    let Position::Sum(_) = position else {
+        return Err(Error::Unsupported(format!(
+            "{}: Anti-SG play is for sums of impartial games",
+            position.game()
+        )));
+    };
+    let parts = position.parts();
+    let values = anti_sg_values(&parts, true)?.unwrap_or_default();
+    let rating = if values.iter().all(|&g| g == 0) {
+        // The ending rule: every summand is 0, the game is over (the player to move has won).
+        Rating {
+            moves: Vec::new(),
+            omitted: None,
+        }
+    } else {
+        rate_misere_by(
+            position,
+            Which::Winning,
+            MisereRule::AntiSg(values.clone()),
+            &mut SumSearch::new(Play::Misere, 0, Part::budget_of(&parts)),
+        )?
+    };
+    let parts_count = parts.len();
+    Ok(ValueReport {
+        game: position.game(),
+        position: position.to_json(),
+        outcome: misere::outcome(&values),
+        draw_kind: None,
+        nim_value: Some(values.iter().fold(0, |x, g| x ^ g)),
+        loopy_value: None,
+        score: None,
+        remoteness: None,
+        remoteness_note: Some("not computed (Anti-SG play)"),
+        draw_level: None,
+        draw_remoteness: None,
+        play: Play::Misere,
+        winning_moves: rating
+            .moves
+            .into_iter()
+            .map(|m| MoveReport {
+                description: m.describe_in(parts_count),
+                position: m.position.to_json(),
+                display: m.position.to_string(),
+                text: m.text,
+                component: m.component,
+            })
+            .collect(),
+        winning_moves_omitted: rating.omitted,
+        misere_rule: Some("anti-sg"),
+        misere_note: Some(
+            "the SJ theorem in general form: the game ends when every summand's nim value is 0, and the player who moved last loses".into(),
+        ),
+        variant: Some("anti-sg"),
+    })
 }
 
 /// With outcome `D`, what kind of draw `value` (the value for the player to move, or for the
@@ -968,10 +1185,15 @@ fn check_partizan_play(position: &Position, play: Play) -> Result<()> {
 /// As for [`rate`].
 pub fn moves(position: &Position, play: Play) -> Result<MovesReport> {
     let rating = rate(position, play, Which::All)?;
+    let parts = position.parts().len();
     Ok(MovesReport {
         game: position.game(),
         position: position.to_json(),
-        moves: rating.moves.into_iter().map(OptionReport::from).collect(),
+        moves: rating
+            .moves
+            .into_iter()
+            .map(|m| OptionReport::new(m, parts))
+            .collect(),
     })
 }
 

@@ -110,6 +110,7 @@ impl Valued {
             .options(side, true)?
             .into_iter()
             .map(|o| MoveReport {
+                description: String::new(),
                 text: o.text,
                 position: o.position,
                 component: o.component,

@@ -30,6 +30,9 @@ struct Shared<G: Impartial> {
     game: G,
     values: Mutex<NimValues<G>>,
     sj: Mutex<HashMap<G::Position, bool>>,
+    /// Whether the positions of value 0 reachable from a component are terminal (the SJ
+    /// theorem's ending rule is then misère play's).
+    zeros: Mutex<HashMap<G::Position, bool>>,
     heap: Option<Arc<dyn HeapValues>>,
     /// The misère quotient of the heap rules, for misère sums of heaps.
     quotient: Option<Arc<QuotientCache>>,
@@ -111,6 +114,7 @@ where
                 values: Mutex::new(NimValues::new(game.clone()).with_position_limit(SEARCH_LIMIT)),
                 game,
                 sj: Mutex::new(HashMap::new()),
+                zeros: Mutex::new(HashMap::new()),
                 heap,
                 quotient,
                 start,
@@ -273,6 +277,7 @@ where
     fn to_move(&self, option: &G::Position) -> PartMove {
         PartMove {
             text: self.shared.game.write_move(&self.position, option),
+            description: self.shared.game.describe_move(&self.position, option),
             parts: parts(&self.shared, option),
         }
     }
@@ -364,6 +369,10 @@ where
         self.shared.game.position_json(&self.position)
     }
 
+    fn noun(&self) -> &'static str {
+        self.shared.game.part_noun()
+    }
+
     fn nim_value(&self) -> Result<NimValue> {
         component_value(&self.shared, &self.position)
     }
@@ -413,6 +422,26 @@ where
         let ok = misere::conditions_hold(&mut self.shared.values(), &self.position);
         self.shared
             .sj
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(self.position.clone(), ok);
+        ok
+    }
+
+    fn misere_zeros_terminal(&self) -> bool {
+        let cached = self
+            .shared
+            .zeros
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&self.position)
+            .copied();
+        if let Some(ok) = cached {
+            return ok;
+        }
+        let ok = misere::zeros_are_terminal(&mut self.shared.values(), &self.position);
+        self.shared
+            .zeros
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .insert(self.position.clone(), ok);

@@ -73,8 +73,11 @@ pub enum Parsed {
 /// split, none when the part is gone).
 #[derive(Clone)]
 pub struct PartMove {
-    /// The move as a player reads it, e.g. `7 -> 2+3`.
+    /// The move as a player types it, e.g. `7 -> 2+3`.
     pub text: String,
+    /// The move in words that read like the game, e.g. `7 → 2 + 3`, or Kayles' `knock down pin
+    /// 3 (7 → 2 + 4)` ([`crate::game::Notation::describe_move`]).
+    pub description: String,
     /// What replaces the part.
     pub parts: Vec<Part>,
 }
@@ -89,11 +92,13 @@ pub(crate) trait PartDyn: Send + Sync + Any {
     fn as_any(&self) -> &dyn Any;
     fn write(&self) -> String;
     fn json(&self) -> Json;
+    fn noun(&self) -> &'static str;
     fn nim_value(&self) -> Result<NimValue>;
     fn options(&self) -> Result<Vec<PartMove>>;
     fn options_with_value(&self, target: u64, limit: usize) -> Result<Listing<PartMove>>;
     fn known_outcome(&self) -> Option<Outcome>;
     fn misere_sj(&self) -> bool;
+    fn misere_zeros_terminal(&self) -> bool;
     fn explain(&self) -> Option<String>;
     fn misere_heap(&self) -> Option<(u64, &Arc<QuotientCache>)>;
     /// When searches of this part's game stop.
@@ -120,6 +125,12 @@ impl Part {
     /// The part alone as JSON.
     pub fn to_json(&self) -> Json {
         self.0.json()
+    }
+
+    /// What its game calls one summand: `heap`, `row`, `board` or `part`
+    /// ([`crate::game::Notation::part_noun`]).
+    pub fn noun(&self) -> &'static str {
+        self.0.noun()
     }
 
     /// Its nim value (possibly loopy).
@@ -159,6 +170,14 @@ impl Part {
     /// Whether misère sums may treat the part by the SJ rule (proven, or checked by search).
     pub fn misere_sj(&self) -> bool {
         self.0.misere_sj()
+    }
+
+    /// Whether every position of nim value 0 reachable from the part (its pieces together) has
+    /// no move, checked by a bounded search: then misère play ends where the general SJ theorem's
+    /// ending rule does, and the theorem decides misère sums of such parts
+    /// ([`crate::solve::misere::zeros_are_terminal`]).
+    pub fn misere_zeros_terminal(&self) -> bool {
+        self.0.misere_zeros_terminal()
     }
 
     /// The part as one heap of a heap game: its size, and the game's misère quotient (computed

@@ -420,6 +420,26 @@ pub struct Evaluation {
     pub score: Option<i64>,
     /// Moves to the end of the game with perfect play (win fastest, lose slowest).
     pub remoteness: Option<u64>,
+    /// For a draw of a game solved whole, its draw level ([`crate::solve::draws`]).
+    pub draw_level: Option<DrawLevel>,
+}
+
+/// A drawn position's level and its remoteness to that level's fringe (GamesmanUni's
+/// `drawLevel` and `drawRemoteness`; see [`crate::solve::draws`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct DrawLevel {
+    /// The level (0 first).
+    pub level: u32,
+    /// Moves to the fringe of the level with the best play of both (0 at the fringe).
+    pub remoteness: u32,
+}
+
+impl DrawLevel {
+    /// Whether the player to move is the one pressed toward the fringe (an even remoteness:
+    /// GamesmanUni's "draw lose").
+    pub fn pressed(self) -> bool {
+        self.remoteness.is_multiple_of(2)
+    }
 }
 
 impl Evaluation {
@@ -431,6 +451,7 @@ impl Evaluation {
             nim_value: None,
             score: None,
             remoteness: None,
+            draw_level: None,
         }
     }
 

@@ -126,6 +126,20 @@ pub trait Notation: Game {
     /// Writes the move from `from` to `to`, one of its options, as a player reads it.
     fn write_move(&self, from: &Self::Position, to: &Self::Position) -> String;
 
+    /// The move from `from` to `to` in words that read like the game (`7 → 3` for a heap,
+    /// pins knocked down in Kayles, a queen's move in Wythoff, a row of coins turned), for
+    /// people; [`Notation::write_move`] stays the notation a player types. The default is that
+    /// notation.
+    fn describe_move(&self, from: &Self::Position, to: &Self::Position) -> String {
+        self.write_move(from, to)
+    }
+
+    /// What one summand of the game is called when a sum numbers its summands (`heap 2: 7 →
+    /// 3`): `heap`, `row`, `board`; the default is `part`.
+    fn part_noun(&self) -> &'static str {
+        "part"
+    }
+
     /// How front ends draw the game's positions.
     fn layout(&self) -> Layout {
         Layout::Text

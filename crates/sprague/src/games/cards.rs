@@ -361,6 +361,7 @@ struct Table {
     index: HashMap<u128, u32>,
     values: Retrograde,
     loopy: LoopyValues,
+    draws: Vec<Option<crate::game::DrawLevel>>,
 }
 
 impl Table {
@@ -375,10 +376,12 @@ impl Table {
         let explored = explore(&Packed(cards), cards.all_states(), STATE_LIMIT as usize)?;
         let values = retrograde(&explored.graph, |v| explored.terminal[v as usize]);
         let loopy = loopy_values(&explored.graph);
+        let draws = crate::solve::draws::draw_levels(&explored.graph, &values);
         Ok(Table {
             index: explored.index,
             values,
             loopy,
+            draws,
         })
     }
 
@@ -425,6 +428,7 @@ impl CardsGame {
         let solved = table.values.get(v);
         Ok(Evaluation {
             nim_value: table.loopy.finite(v),
+            draw_level: table.draws[v as usize],
             ..Evaluation::of(solved.value, solved.remoteness.map(u64::from))
         })
     }

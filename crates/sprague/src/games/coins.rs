@@ -95,6 +95,18 @@ pub trait Turning: Clone + Send + Sync + 'static {
     /// The text of a move that flips `cells` (ascending; the head is the last).
     fn write_flip(&self, cells: &[Self::Cell]) -> String;
 
+    /// The move that flips `cells` (ascending) in a position with `heads`, in words that read
+    /// like the game ([`crate::game::Notation::describe_move`]); the default is
+    /// [`Turning::write_flip`].
+    fn describe_flip(&self, _heads: &[Self::Cell], cells: &[Self::Cell]) -> String {
+        self.write_flip(cells)
+    }
+
+    /// What one summand is called in a numbered sum: a `row` of coins by default.
+    fn noun(&self) -> &'static str {
+        "row"
+    }
+
     /// How front ends draw positions.
     fn layout(&self) -> Layout {
         Layout::Text
@@ -249,6 +261,15 @@ impl<T: Turning> Notation for CoinGame<T> {
     fn write_move(&self, from: &Vec<T::Cell>, to: &Vec<T::Cell>) -> String {
         let flipped = cancel_pairs(from.iter().chain(to).copied().collect());
         self.0.write_flip(&flipped)
+    }
+
+    fn describe_move(&self, from: &Vec<T::Cell>, to: &Vec<T::Cell>) -> String {
+        let flipped = cancel_pairs(from.iter().chain(to).copied().collect());
+        self.0.describe_flip(from, &flipped)
+    }
+
+    fn part_noun(&self) -> &'static str {
+        self.0.noun()
     }
 
     fn layout(&self) -> Layout {
@@ -587,10 +608,32 @@ impl Turning for CoinRule {
         format!("flip {}", runs_text(cells))
     }
 
+    /// The row of coins turned, heads `H` and tails `T` from coin 1 to the head turned:
+    /// `turn over coins 1-3 (TTH → HHT)`; past [`ROW_SHOWN`] coins, only the head's change.
+    fn describe_flip(&self, heads: &[u64], cells: &[u64]) -> String {
+        let coins = if cells.len() == 1 { "coin" } else { "coins" };
+        let turned = format!("turn over {coins} {}", runs_text(cells));
+        let Some(&head) = cells.last() else {
+            return turned;
+        };
+        if head > ROW_SHOWN {
+            return format!("{turned} (coin {head} heads → tails)");
+        }
+        let row = |up: &dyn Fn(u64) -> bool| -> String {
+            (1..=head).map(|c| if up(c) { 'H' } else { 'T' }).collect()
+        };
+        let before = row(&|c| heads.binary_search(&c).is_ok());
+        let after = row(&|c| heads.binary_search(&c).is_ok() != cells.binary_search(&c).is_ok());
+        format!("{turned} ({before} → {after})")
+    }
+
     fn layout(&self) -> Layout {
         Layout::Coins
     }
 }
+
+/// The longest row of coins a move's description draws.
+pub const ROW_SHOWN: u64 = 24;
 
 /// Writes coins as ascending runs, e.g. `1-3,7`.
 pub fn runs_text(coins: &[u64]) -> String {

@@ -159,6 +159,9 @@ pub fn parse_tartan(
                 format!("rectangles:{w},{h}"),
             )
         }),
+        ("tartan", Some(p)) if p.matches('*').count() >= 2 => Err(format!(
+            "'{p}' has three factors: that is a Tartan product in three dimensions (heads x,y,z)"
+        )),
         ("tartan", Some(p)) => parse_factors(p)
             .and_then(|(x, y)| rule(x, y, format!("tartan:{}*{}", x.spec(), y.spec()))),
         ("tartan", None) => Err("name the two coin games, e.g. tartan:ruler*turtles".into()),
@@ -182,13 +185,15 @@ fn parse_factors(params: &str) -> std::result::Result<(CoinRule, CoinRule), Stri
     let Some((a, b)) = params.split_once('*') else {
         return Err("expected two coin games joined by '*', e.g. tartan:ruler*turtles".into());
     };
-    let factor = |text: &str| {
-        let (name, param) = text
-            .split_once(':')
-            .map_or((text, None), |(n, p)| (n, Some(p)));
-        super::coins::parse_rule(name, param)
-    };
-    Ok((factor(a)?, factor(b)?))
+    Ok((coin_game(a)?, coin_game(b)?))
+}
+
+/// One coin game of a product, e.g. `ruler:3`.
+fn coin_game(text: &str) -> std::result::Result<CoinRule, String> {
+    let (name, param) = text
+        .split_once(':')
+        .map_or((text, None), |(n, p)| (n, Some(p)));
+    super::coins::parse_rule(name, param)
 }
 
 /// Whether d ⊕ a < a, i.e. whether the highest bit of d is set in a.
@@ -425,6 +430,10 @@ impl Turning for TartanRule {
         serde_json::json!([x, y])
     }
 
+    fn noun(&self) -> &'static str {
+        "board"
+    }
+
     /// `flip x=1,4 y=2,3`: the columns and rows of the product flipped.
     fn write_flip(&self, cells: &[(u64, u64)]) -> String {
         let mut xs: Vec<u64> = cells.iter().map(|c| c.0).collect();
@@ -470,6 +479,354 @@ impl Impartial for TartanBoard {
                             }
                         }
                         out.push(next);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A Tartan product of three coin games (3-D corner flipping for `twins*twins*twins`): a move
+/// picks a move of each game, one per axis, and flips every coin of the product of their flip
+/// sets; the coin at the corner farthest from the origin, (x, y, z), must be heads. A head's
+/// value is the nim product G1(x) ⊗ G2(y) ⊗ G3(z) (the Tartan theorem, applied twice: the
+/// product of three games is the product of a two-game product and the third).
+///
+/// Winning moves come from the algebra too: a move from head (x, y, z) whose one-dimensional
+/// options have values α, β, γ has value (a ⊕ α)(b ⊕ β)(c ⊕ γ) ⊕ abc; reading the product
+/// as (ab)·c, [`option_values`] of (ab, c) gives the option value π of the two-game product
+/// and γ, and [`option_values`] of (a, b) then gives α and β with (a ⊕ α)(b ⊕ β) = ab ⊕ π.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Tartan3Rule {
+    /// The spec, e.g. `tartan:ruler*ruler*ruler`.
+    pub spec: String,
+    /// The coin games on the x, y and z axes.
+    pub axes: [CoinRule; 3],
+}
+
+/// A head of a three-factor product: 0-based (x, y, z).
+pub type Cell3 = (u64, u64, u64);
+
+/// Reads `tartan:A*B*C`: three coin games joined by `*`.
+///
+/// # Errors
+/// A bad coin game, or not three of them.
+pub fn parse_tartan3(params: &str) -> std::result::Result<Tartan3Rule, String> {
+    let factors: Vec<&str> = params.split('*').collect();
+    let [a, b, c] = factors[..] else {
+        return Err(format!(
+            "expected three coin games joined by '*', e.g. tartan:ruler*ruler*ruler; got {}",
+            factors.len()
+        ));
+    };
+    let axes = [coin_game(a)?, coin_game(b)?, coin_game(c)?];
+    Ok(Tartan3Rule {
+        spec: format!(
+            "tartan:{}*{}*{}",
+            axes[0].spec(),
+            axes[1].spec(),
+            axes[2].spec()
+        ),
+        axes,
+    })
+}
+
+impl Tartan3Rule {
+    /// The one-dimensional values of a head's coordinates (coin u + 1 of each game).
+    fn axis_values(&self, (x, y, z): Cell3) -> [u64; 3] {
+        [
+            self.axes[0].value(x + 1),
+            self.axes[1].value(y + 1),
+            self.axes[2].value(z + 1),
+        ]
+    }
+
+    /// The cells flipped by the move from `head` with one-dimensional flip sets `sets` (other
+    /// coins, 1-based): the product, less the head.
+    fn product(&self, (x, y, z): Cell3, sets: [&[u64]; 3]) -> Vec<Cell3> {
+        let axis = |set: &[u64], own: u64| -> Vec<u64> {
+            set.iter().map(|c| c - 1).chain([own]).collect()
+        };
+        let (xs, ys, zs) = (axis(sets[0], x), axis(sets[1], y), axis(sets[2], z));
+        let mut cells = Vec::with_capacity(xs.len() * ys.len() * zs.len());
+        for &u in &xs {
+            for &v in &ys {
+                for &w in &zs {
+                    if (u, v, w) != (x, y, z) {
+                        cells.push((u, v, w));
+                    }
+                }
+            }
+        }
+        cells
+    }
+
+    /// Every move from `head` whose other cells have value `target`: each pair of x and y
+    /// sets fixes the two-game product d ⊗ e = (a ⊕ v(S))(b ⊕ v(T)); a z set of value f = c ⊕
+    /// v(U) then needs d ⊗ e = (abc ⊕ target) / f.
+    fn all_flips_with_value(
+        &self,
+        head: Cell3,
+        target: u64,
+        limit: usize,
+    ) -> Result<Listing<Vec<Cell3>>> {
+        let [a, b, c] = self.axis_values(head);
+        let (x, y, z) = head;
+        let xor = |rule: CoinRule, set: &[u64]| set.iter().fold(0, |s, &k| s ^ rule.value(k));
+        let xs = self.axes[0].flip_sets(x + 1);
+        let ys = self.axes[1].flip_sets(y + 1);
+        let mut by_product: std::collections::HashMap<u64, Vec<(usize, usize)>> =
+            Default::default();
+        for (i, s) in xs.iter().enumerate() {
+            for (j, t) in ys.iter().enumerate() {
+                let de = mul(a ^ xor(self.axes[0], s), b ^ xor(self.axes[1], t));
+                by_product.entry(de).or_default().push((i, j));
+            }
+        }
+        let wanted = mul(mul(a, b), c) ^ target;
+        let mut items = Vec::new();
+        let mut total = 0u64;
+        for u in self.axes[2].flip_sets(z + 1) {
+            let f = c ^ xor(self.axes[2], &u);
+            let pairs: Vec<&(usize, usize)> = if f == 0 {
+                if wanted == 0 {
+                    by_product.values().flatten().collect()
+                } else {
+                    Vec::new()
+                }
+            } else {
+                by_product
+                    .get(&div(wanted, f))
+                    .map(|p| p.iter().collect())
+                    .unwrap_or_default()
+            };
+            for &(i, j) in pairs {
+                total += 1;
+                if items.len() < limit {
+                    self.check_size(head, [&xs[i], &ys[j], &u], limit)?;
+                    items.push(self.product(head, [&xs[i], &ys[j], &u]));
+                }
+            }
+        }
+        Ok(Listing {
+            items,
+            total: Some(total),
+        })
+    }
+
+    fn check_size(&self, (x, y, z): Cell3, sets: [&[u64]; 3], limit: usize) -> Result<()> {
+        let cells = sets
+            .iter()
+            .fold(1u64, |n, s| n.saturating_mul(s.len() as u64 + 1));
+        if cells > limit as u64 {
+            return Err(Error::Limit(format!(
+                "the move from head {x},{y},{z} of {} flips more than {limit} coins; too large to list",
+                self.spec
+            )));
+        }
+        Ok(())
+    }
+
+    /// The move from `head` to value `target` found by the algebra alone (one move, for a
+    /// target below the head's value): the one-dimensional option values by
+    /// [`option_values`] twice, then a flip set of each value on each axis.
+    pub fn flip_by_algebra(
+        &self,
+        head: Cell3,
+        target: u64,
+        limit: usize,
+    ) -> Result<Option<Vec<Cell3>>> {
+        let [a, b, c] = self.axis_values(head);
+        let Some((pi, gamma)) = option_values(mul(a, b), c, target) else {
+            return Ok(None);
+        };
+        let Some((alpha, beta)) = option_values(a, b, pi) else {
+            return Err(Error::Internal(format!(
+                "no two-game option of value {pi} below {a} ⊗ {b}"
+            )));
+        };
+        let (x, y, z) = head;
+        let sets = [
+            self.axes[0].flip_sets_with_value(x + 1, alpha, limit)?,
+            self.axes[1].flip_sets_with_value(y + 1, beta, limit)?,
+            self.axes[2].flip_sets_with_value(z + 1, gamma, limit)?,
+        ];
+        let (Some(s), Some(t), Some(u)) = (sets[0].first(), sets[1].first(), sets[2].first())
+        else {
+            return Err(Error::Internal(format!(
+                "no one-dimensional option of value {alpha}, {beta} or {gamma} at head {x},{y},{z}"
+            )));
+        };
+        self.check_size(head, [s, t, u], limit)?;
+        Ok(Some(self.product(head, [s, t, u])))
+    }
+}
+
+impl Turning for Tartan3Rule {
+    type Cell = Cell3;
+
+    fn spec(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn value(&self, head: Cell3) -> u64 {
+        let [a, b, c] = self.axis_values(head);
+        mul(mul(a, b), c)
+    }
+
+    fn value_rule(&self, (x, y, z): Cell3) -> Option<String> {
+        let [a, b, c] = self.axis_values((x, y, z));
+        Some(format!(
+            "{}({}) ⊗ {}({}) ⊗ {}({}) = {a} ⊗ {b} ⊗ {c} = {} ⊗ {c}",
+            self.axes[0].spec(),
+            x + 1,
+            self.axes[1].spec(),
+            y + 1,
+            self.axes[2].spec(),
+            z + 1,
+            mul(a, b)
+        ))
+    }
+
+    fn option_count(&self, (x, y, z): Cell3) -> u64 {
+        let n = [x, y, z].map(|v| v.saturating_add(1));
+        let count = (0..3).fold(1u64, |c, i| {
+            c.saturating_mul(self.axes[i].option_count(n[i]))
+        });
+        count.max(n[0].max(n[1]).max(n[2]))
+    }
+
+    /// Each move flips |S + 1| · |T + 1| · |U + 1| coins: the sum over all moves is the
+    /// product of the per-axis sums.
+    fn flip_cells(&self, (x, y, z): Cell3) -> u64 {
+        let n = [x, y, z].map(|v| v.saturating_add(1));
+        (0..3).fold(1u64, |c, i| {
+            let axis = &self.axes[i];
+            let sum = Turning::flip_cells(axis, n[i]).saturating_add(axis.option_count(n[i]));
+            c.saturating_mul(sum)
+        })
+    }
+
+    fn flips(&self, (x, y, z): Cell3) -> Vec<Vec<Cell3>> {
+        let xs = self.axes[0].flip_sets(x + 1);
+        let ys = self.axes[1].flip_sets(y + 1);
+        let zs = self.axes[2].flip_sets(z + 1);
+        let mut out = Vec::with_capacity(xs.len() * ys.len() * zs.len());
+        for s in &xs {
+            for t in &ys {
+                for u in &zs {
+                    out.push(self.product((x, y, z), [s, t, u]));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every move of value `target` when the head has at most [`EXHAUSTIVE_OPTIONS`] moves
+    /// (and at most [`EXHAUSTIVE_AXIS`] on each axis), else the one the algebra finds (the
+    /// count then not given).
+    fn flips_with_value(
+        &self,
+        head: Cell3,
+        target: u64,
+        limit: usize,
+    ) -> Result<Listing<Vec<Cell3>>> {
+        let (x, y, z) = head;
+        let counts = [
+            self.axes[0].option_count(x + 1),
+            self.axes[1].option_count(y + 1),
+            self.axes[2].option_count(z + 1),
+        ];
+        let total = counts.iter().fold(1u64, |c, &k| c.saturating_mul(k));
+        if counts.iter().all(|&k| k <= EXHAUSTIVE_AXIS) && total <= EXHAUSTIVE_OPTIONS {
+            return self.all_flips_with_value(head, target, limit);
+        }
+        Ok(Listing {
+            items: self
+                .flip_by_algebra(head, target, limit)?
+                .into_iter()
+                .collect(),
+            total: None,
+        })
+    }
+
+    fn parse_cell(&self, word: &str) -> std::result::Result<Cell3, String> {
+        let coords: Vec<&str> = word.split(',').collect();
+        let [x, y, z] = coords[..] else {
+            return Err(format!("a head is written x,y,z (0-based), got '{word}'"));
+        };
+        let (x, y, z) = (parse_u64(x, "x")?, parse_u64(y, "y")?, parse_u64(z, "z")?);
+        if [x, y, z].contains(&u64::MAX) {
+            return Err(format!("coordinates must be below 2^64-1, got '{word}'"));
+        }
+        Ok((x, y, z))
+    }
+
+    fn write_cell(&self, (x, y, z): Cell3) -> String {
+        format!("{x},{y},{z}")
+    }
+
+    fn cell_json(&self, (x, y, z): Cell3) -> Json {
+        serde_json::json!([x, y, z])
+    }
+
+    fn noun(&self) -> &'static str {
+        "box"
+    }
+
+    /// `flip x=1,4 y=2,3 z=0,5`: the coordinates of the product flipped.
+    fn write_flip(&self, cells: &[Cell3]) -> String {
+        let axis = |f: fn(&Cell3) -> u64| {
+            let mut v: Vec<u64> = cells.iter().map(f).collect();
+            v.sort_unstable();
+            v.dedup();
+            runs_text(&v)
+        };
+        format!(
+            "flip x={} y={} z={}",
+            axis(|c| c.0),
+            axis(|c| c.1),
+            axis(|c| c.2)
+        )
+    }
+}
+
+/// A three-factor product on a small box, as an [`Impartial`] game on bitmasks (bit
+/// (z·height + y)·width + x): the brute-force oracle. At most 64 cells.
+#[derive(Clone, Debug)]
+pub struct Tartan3Board {
+    /// The rules.
+    pub rule: Tartan3Rule,
+    /// The box's size along x, y and z.
+    pub size: [u64; 3],
+}
+
+impl Tartan3Board {
+    fn bit(&self, (x, y, z): Cell3) -> u64 {
+        1 << ((z * self.size[1] + y) * self.size[0] + x)
+    }
+}
+
+impl Game for Tartan3Board {
+    type Position = u64;
+}
+
+impl Impartial for Tartan3Board {
+    fn options(&self, board: &u64) -> Vec<u64> {
+        let mut out = Vec::new();
+        for z in 0..self.size[2] {
+            for y in 0..self.size[1] {
+                for x in 0..self.size[0] {
+                    if board & self.bit((x, y, z)) == 0 {
+                        continue;
+                    }
+                    for cells in self.rule.flips((x, y, z)) {
+                        let flipped = cells
+                            .iter()
+                            .chain([&(x, y, z)])
+                            .fold(0, |m, &c| m ^ self.bit(c));
+                        out.push(board ^ flipped);
                     }
                 }
             }

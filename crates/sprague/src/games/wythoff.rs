@@ -579,4 +579,26 @@ impl Notation for Wythoff {
             self.write_position(to)
         )
     }
+
+    /// Wythoff's game as a queen on a board moving toward the corner (0,0): left (the first
+    /// heap shrinks), down (the second) or diagonally (both by the same amount).
+    fn describe_move(&self, &(a, b): &(u64, u64), &(c, d): &(u64, u64)) -> String {
+        let squares = |n: u64| {
+            if n == 1 {
+                "1 square".to_string()
+            } else {
+                format!("{n} squares")
+            }
+        };
+        let way = match (a - c, b - d) {
+            (0, down) => format!("{} down", squares(down)),
+            (left, 0) => format!("{} left", squares(left)),
+            (diagonal, _) => format!("{} diagonally", squares(diagonal)),
+        };
+        format!("queen ({a},{b}) → ({c},{d}), {way}")
+    }
+
+    fn part_noun(&self) -> &'static str {
+        "board"
+    }
 }

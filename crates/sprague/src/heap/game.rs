@@ -27,11 +27,16 @@ pub const OPTION_LIMIT: usize = 100_000;
 /// let row = kayles.parse_position(&["3", "4"]).unwrap();
 /// assert_eq!(NimValues::new(kayles.clone()).nim_value(&row)?, 3 ^ 1);
 /// assert_eq!(kayles.write_move(&vec![3], &vec![1, 1]), "3 -> 1+1");
+/// assert_eq!(kayles.describe_move(&vec![3], &vec![1, 1]), "3 → 1 + 1");
+/// let pins = kayles.as_pins();
+/// assert_eq!(pins.describe_move(&vec![7], &vec![2, 3]), "knock down pins 3–4 (7 → 2 + 3)");
+/// assert_eq!(pins.describe_move(&vec![3], &vec![1, 1]), "knock down pin 2 (3 → 1 + 1)");
 /// # Ok::<(), sprague::Error>(())
 /// ```
 #[derive(Clone)]
 pub struct HeapGame {
     solver: Arc<HeapSolver>,
+    pins: bool,
 }
 
 impl HeapGame {
@@ -39,6 +44,7 @@ impl HeapGame {
     pub fn new(spec: impl Into<String>, rules: Arc<dyn HeapRules>) -> Self {
         HeapGame {
             solver: Arc::new(HeapSolver::new(spec, rules)),
+            pins: false,
         }
     }
 
@@ -47,7 +53,15 @@ impl HeapGame {
         let solver = HeapSolver::new(self.solver.spec(), self.solver.rules().clone());
         HeapGame {
             solver: Arc::new(solver.with_budget(budget)),
+            pins: self.pins,
         }
+    }
+
+    /// The same game read as rows of pins (Kayles): a move knocks down pins, and
+    /// [`Notation::describe_move`] says which (`knock down pins 3–4 (7 → 2 + 3)`).
+    pub fn as_pins(mut self) -> Self {
+        self.pins = true;
+        self
     }
 
     /// The shared solver: the table, the period, and the values of single heaps.
@@ -128,6 +142,32 @@ impl Impartial for HeapGame {
         }
     }
 
+    /// For a heap past its game's certified preperiod, the period that gives its value: `n ≡
+    /// m (mod p)` with m in the first period, so G(n) = G(m).
+    fn explain(&self, heaps: &Vec<u64>) -> Option<String> {
+        let [n] = heaps[..] else {
+            return None;
+        };
+        let rules = self.solver.rules();
+        if rules.closed_form(n).is_some() {
+            return None;
+        }
+        let g = self.solver.nim_value(n).ok()?;
+        let p = self.solver.periodicity()?;
+        if n < p.preperiod + p.period {
+            return None;
+        }
+        let m = p.preperiod + (n - p.preperiod) % p.period;
+        Some(format!(
+            "its values are periodic, G(n + {}) = G(n) for every n ≥ {} (certified with the values up to heap {}); {n} = {m} + {}·{}, so G({n}) = G({m}) = {g}",
+            p.period,
+            p.preperiod,
+            p.certified_at,
+            (n - m) / p.period,
+            p.period
+        ))
+    }
+
     fn misere_sj(&self, _heaps: &Vec<u64>) -> Option<bool> {
         self.solver.rules().misere_sj()
     }
@@ -164,6 +204,42 @@ impl Notation for HeapGame {
             left.join("+")
         };
         format!("{} -> {left}", write_numbers(from))
+    }
+
+    /// `7 → 3`, `7 → 2 + 3`, `7 → 0`; for rows of pins, the pins knocked down, counted from
+    /// the left: `knock down pins 3–4 (7 → 2 + 3)`.
+    fn describe_move(&self, from: &Vec<u64>, to: &Vec<u64>) -> String {
+        let arrow = format!("{} → {}", write_numbers(from).replace(' ', " + "), {
+            let left: Vec<String> = to.iter().map(u64::to_string).collect();
+            if left.is_empty() {
+                "0".to_string()
+            } else {
+                left.join(" + ")
+            }
+        });
+        match (self.pins, &from[..], &to[..]) {
+            (true, [n], left) if left.len() <= 2 && left.iter().sum::<u64>() < *n => {
+                // The pins left of the gap stay as the first row, those right of it as the
+                // second; a single row left is the pins before the gap.
+                let first = left.first().copied().unwrap_or(0);
+                let down = n - left.iter().sum::<u64>();
+                let pins = if down == 1 {
+                    format!("pin {}", first + 1)
+                } else {
+                    format!("pins {}–{}", first + 1, first + down)
+                };
+                format!("knock down {pins} ({arrow})")
+            }
+            _ => arrow,
+        }
+    }
+
+    fn part_noun(&self) -> &'static str {
+        if self.pins {
+            "row"
+        } else {
+            "heap"
+        }
     }
 
     fn layout(&self) -> Layout {

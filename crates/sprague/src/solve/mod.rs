@@ -16,6 +16,7 @@
 
 mod dag;
 pub mod distributed;
+pub mod draws;
 pub mod graph;
 pub mod loopy;
 pub mod misere;

@@ -353,3 +353,184 @@ fn a_sum_lists_the_moves_that_raise_a_corners_part() {
         .collect();
     assert_eq!(texts, ["flip x=0,2 y=1,3", "flip x=1,2 y=2,3"]);
 }
+
+// ---------------------------------------------------------------- three factors
+
+fn rules3() -> Vec<Tartan3Rule> {
+    [
+        "twins*twins*twins",
+        "ruler*ruler*ruler",
+        "ruler:2*turtles*twins:3",
+        "mock-turtles*ruler*twins",
+    ]
+    .iter()
+    .map(|p| parse_tartan3(p).unwrap())
+    .collect()
+}
+
+fn value3(rule: &Tartan3Rule, heads: &[Cell3]) -> u64 {
+    heads.iter().fold(0, |s, &h| s ^ rule.value(h))
+}
+
+/// The head's value is the mex of its options' values (each the XOR of the other cells it
+/// flips, by the coin-sum rule checked on whole boxes below), computed cell by cell up from
+/// the origin: the Tartan theorem for three factors, checked on 6 × 6 × 6 boxes.
+#[test]
+fn three_factor_heads_match_the_mex_of_their_options() {
+    const N: usize = 6;
+    for rule in rules3() {
+        let mut table = [[[0u64; N]; N]; N];
+        for z in 0..N {
+            for y in 0..N {
+                for x in 0..N {
+                    let head = (x as u64, y as u64, z as u64);
+                    let values: Vec<u64> = rule
+                        .flips(head)
+                        .iter()
+                        .map(|cells| {
+                            cells.iter().fold(0, |s, &(u, v, w)| {
+                                s ^ table[u as usize][v as usize][w as usize]
+                            })
+                        })
+                        .collect();
+                    table[x][y][z] = mex(&values);
+                    assert_eq!(
+                        table[x][y][z],
+                        rule.value(head),
+                        "{} at {head:?}",
+                        rule.spec
+                    );
+                }
+            }
+        }
+    }
+    // 3-D corner flipping is the nim product of the three coordinates.
+    let corners = parse_tartan3("twins*twins*twins").unwrap();
+    assert_eq!(corners.value((2, 3, 5)), mul(mul(2, 3), 5));
+}
+
+/// Every position of a 2 × 2 × 3 box by brute force: the coin-sum rule (a position's value
+/// is the XOR of its heads') for three factors.
+#[test]
+fn whole_three_factor_boxes_match_brute_force() {
+    for rule in rules3() {
+        let size = [2, 2, 3];
+        let board = Tartan3Board {
+            rule: rule.clone(),
+            size,
+        };
+        let mut solver = NimValues::new(board);
+        for bits in 0..1u64 << 12 {
+            let heads: Vec<Cell3> = (0..12)
+                .filter(|i| bits >> i & 1 == 1)
+                .map(|i| (i % 2, i / 2 % 2, i / 4))
+                .collect();
+            assert_eq!(
+                solver.nim_value(&bits).unwrap(),
+                value3(&rule, &heads),
+                "{} {heads:?}",
+                rule.spec
+            );
+        }
+    }
+}
+
+/// The listing of moves of each value equals brute force over the head's flips, and the
+/// algebra's one move has the value asked for, for every target below the head's value.
+#[test]
+fn three_factor_moves_of_every_value_match_brute_force() {
+    for rule in rules3() {
+        for x in 0..5 {
+            for y in 0..4 {
+                for z in 0..4 {
+                    let head = (x, y, z);
+                    let mut brute: std::collections::BTreeMap<u64, Vec<Vec<Cell3>>> =
+                        Default::default();
+                    for mut cells in rule.flips(head) {
+                        let value = value3(&rule, &cells);
+                        cells.sort();
+                        brute.entry(value).or_default().push(cells);
+                    }
+                    let top = brute.keys().max().copied().unwrap_or(0);
+                    for target in 0..=top + 1 {
+                        let listing = rule.flips_with_value(head, target, 10_000).unwrap();
+                        let mut listed: Vec<Vec<Cell3>> = listing
+                            .items
+                            .into_iter()
+                            .map(|mut c| {
+                                c.sort();
+                                c
+                            })
+                            .collect();
+                        listed.sort();
+                        let mut want = brute.get(&target).cloned().unwrap_or_default();
+                        want.sort();
+                        assert_eq!(listed, want, "{} {head:?} to {target}", rule.spec);
+                    }
+                    for target in 0..rule.value(head) {
+                        let mut cells = rule
+                            .flip_by_algebra(head, target, 10_000)
+                            .unwrap()
+                            .unwrap_or_else(|| panic!("{} {head:?} to {target}", rule.spec));
+                        assert_eq!(value3(&rule, &cells), target, "{} {head:?}", rule.spec);
+                        cells.sort();
+                        assert!(
+                            brute[&target].contains(&cells),
+                            "{} {head:?}: not a move",
+                            rule.spec
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Heads far out (coordinates up to 10^18) answer from the algebra: a winning move of the
+/// whole position, which leaves value 0.
+#[test]
+fn three_factor_winning_moves_of_huge_heads() {
+    let mut state = 5;
+    for p in ["twins*twins*twins", "twins:1000*turtles*twins"] {
+        let rule = parse_tartan3(p).unwrap();
+        let game = CoinGame(rule.clone());
+        for _ in 0..20 {
+            let heads: Vec<Cell3> = (0..5)
+                .map(|_| {
+                    let mut c = || splitmix(&mut state) % 1_000_000_000_000_000_000;
+                    (c(), c(), c())
+                })
+                .collect();
+            let heads = crate::games::coins::cancel_pairs(heads);
+            let value = value3(&rule, &heads);
+            let moves = game
+                .options_with_nim_value(&heads, 0, 10)
+                .unwrap()
+                .unwrap()
+                .items;
+            assert_eq!(moves.is_empty(), value == 0, "{p} {heads:?}");
+            for after in &moves {
+                assert_eq!(value3(&rule, after), 0, "{p} {heads:?}");
+                assert!(game.write_move(&heads, after).starts_with("flip x="));
+            }
+        }
+    }
+}
+
+#[test]
+fn three_factor_specs_and_heads_parse() {
+    let rule = parse_tartan3("Ruler*twins:3*turtles").unwrap();
+    assert_eq!(rule.spec, "tartan:ruler*twins:3*turtles");
+    assert!(parse_tartan3("ruler*ruler").is_err());
+    assert!(parse_tartan3("ruler*ruler*nim").is_err());
+    assert!(parse_tartan3("ruler*ruler*ruler*ruler").is_err());
+    assert!(matches!(
+        parse_tartan("tartan", Some("ruler*ruler*ruler")),
+        Some(Err(_))
+    ));
+    let game = CoinGame(rule);
+    let heads = game.parse_position(&["1,2,3", "0,0,0", "1,2,3"]).unwrap();
+    assert_eq!(game.position_json(&heads), serde_json::json!([[0, 0, 0]]));
+    assert!(game.parse_position(&["1,2"]).is_err());
+    assert!(game.parse_position(&["1,2,x"]).is_err());
+}
