@@ -8,6 +8,7 @@ use crate::game::{Impartial, Layout, Listing, NimValue, Notation, Outcome, Play,
 use crate::heap::HeapValues;
 use crate::progress::Progress;
 use crate::quotient::QuotientCache;
+use crate::solve::nimsearch::ComponentValues;
 use crate::solve::{misere, NimValues, Search};
 use serde_json::Value as Json;
 use std::any::Any;
@@ -34,6 +35,8 @@ struct Shared<G: Impartial> {
     /// The misère quotient of the heap rules, for misère sums of heaps.
     quotient: Option<Arc<QuotientCache>>,
     start: Option<G::Position>,
+    /// The game's own search of component values, used instead of `values` when given.
+    search: Option<Arc<dyn ComponentValues<G::Position>>>,
     /// When searches of this game's positions stop.
     budget: Budget,
 }
@@ -95,6 +98,15 @@ where
         Self::build(spec.into(), game, Some(heap), None)
     }
 
+    /// The same game, whose components `search` values (normal play; misère play and its
+    /// checks still use plain search).
+    pub fn with_values(mut self, search: Arc<dyn ComponentValues<G::Position>>) -> Self {
+        if let Some(shared) = Arc::get_mut(&mut self.shared) {
+            shared.search = Some(search);
+        }
+        self
+    }
+
     fn build(
         spec: String,
         game: G,
@@ -114,6 +126,7 @@ where
                 heap,
                 quotient,
                 start,
+                search: None,
                 budget: Budget::unlimited(),
             }),
         }
@@ -314,18 +327,18 @@ where
     if let Some(v) = shared.game.known_nim_value(component)? {
         return Ok(v);
     }
-    shared
-        .values()
-        .component_value(component)
-        .map(NimValue::Finite)
-        .map_err(|e| match e {
-            Error::Limit(reason) => Error::Limit(format!(
-                "{} {}: no closed form for its nim value, and search stopped: {reason}",
-                shared.spec,
-                shared.game.write_position(component)
-            )),
-            other => other,
-        })
+    let value = match &shared.search {
+        Some(search) => search.value(component, &shared.budget),
+        None => shared.values().component_value(component),
+    };
+    value.map(NimValue::Finite).map_err(|e| match e {
+        Error::Limit(reason) => Error::Limit(format!(
+            "{} {}: no closed form for its nim value, and search stopped: {reason}",
+            shared.spec,
+            shared.game.write_position(component)
+        )),
+        other => other,
+    })
 }
 
 impl<G> PartDyn for TypedPart<G>
