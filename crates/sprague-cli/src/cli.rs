@@ -56,6 +56,30 @@ pub struct Cli {
     /// The caps of `script:PATH` games.
     #[command(flatten)]
     pub script: ScriptCaps,
+    /// How the searches of Cram, Node Kayles and Chomp run.
+    #[command(flatten)]
+    pub search: SearchFlags,
+}
+
+/// The nim-value search of games that split into components (Cram, Node Kayles, Chomp).
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Search (cram, node-kayles, chomp)")]
+pub struct SearchFlags {
+    /// The most memory the search's tables may hold, in MiB; they grow as needed up to it
+    /// and then replace their oldest entries [default: half of --max-memory, at most 8192].
+    #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=(1u64 << 30)))]
+    pub search_memory: Option<u64>,
+    /// Threads that share the top component's options: 1 or 2 [default: 2 where the machine
+    /// has them].
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2))]
+    pub search_threads: Option<u64>,
+    /// Keep the values of the components that took long in FILE, and start from it when it
+    /// exists (a killed run resumes where it was).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub search_checkpoint: Option<std::path::PathBuf>,
+    /// Seconds between two saves of the checkpoint.
+    #[arg(long, global = true, value_name = "S", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    pub search_checkpoint_interval: u64,
 }
 
 /// Time and memory for the computation of one command (the server has its own, per request).
@@ -103,6 +127,8 @@ pub struct ScriptCaps {
 pub enum BenchTarget {
     /// Nim products: latency, throughput and slices, every path beside the peers.
     Nimber,
+    /// Nim values of Cram boards and Chomp bars by search, beside igsolve (time, memory).
+    Search,
 }
 
 /// The counting problems of `count`.
@@ -347,6 +373,9 @@ pub enum Command {
         seed: Option<u64>,
     },
     /// Time the engine's kernels on this CPU beside their peers.
+    #[command(
+        after_help = "Examples:\n  sprague bench nimber\n  sprague bench search --peer /work/tools/bin/igsolve\n  sprague bench search --boards cram:4x9,chomp:10x12 --time-limit 60"
+    )]
     Bench {
         /// What to time.
         #[arg(value_enum)]
@@ -354,6 +383,19 @@ pub enum Command {
         /// Force one instruction-set path (auto, portable, avx2, avx2-vpclmul, avx512).
         #[arg(long, hide = true, value_name = "PATH")]
         simd: Option<String>,
+        /// With `search`: the igsolve program to time beside sprague (default: igsolve on
+        /// the PATH).
+        #[arg(long, value_name = "PATH")]
+        peer: Option<std::path::PathBuf>,
+        /// With `search`: only these boards, e.g. cram:4x9,chomp:10x12 (default: all).
+        #[arg(long, value_name = "LIST", value_delimiter = ',')]
+        boards: Vec<String>,
+        /// With `search`: stop a run after S seconds.
+        #[arg(long, value_name = "S", default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+        time_limit: u64,
+        /// With `search`: value one spec's start in this process (what each timed run does).
+        #[arg(long, hide = true, value_name = "SPEC")]
+        run: Option<String>,
     },
     /// How two partizan (or impartial) positions compare: <, >, = or || (confused).
     #[command(

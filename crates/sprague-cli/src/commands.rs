@@ -2,7 +2,7 @@
 
 use crate::cli::{
     BenchTarget, BudgetFlags, Cli, Command, CountProblem, NimberOp, PositionArgs, ScriptCaps,
-    TableFormat,
+    SearchFlags, TableFormat,
 };
 use crate::error::bad;
 use crate::output;
@@ -56,10 +56,39 @@ fn machine_memory() -> Option<u64> {
     Some(kib << 10)
 }
 
+/// The search settings of the flags: tables up to `--search-memory` (by default half the
+/// budget's memory, at most 8 GiB), threads, checkpoint.
+fn search_settings(flags: &SearchFlags, budget: &Budget) -> sprague::solve::nimsearch::Settings {
+    let defaults = sprague::solve::nimsearch::Settings::default();
+    sprague::solve::nimsearch::Settings {
+        table_bytes: match flags.search_memory {
+            Some(mib) => mib << 20,
+            None => budget
+                .max_memory()
+                .map_or(8 << 30, |bytes| (bytes / 2).min(8 << 30)),
+        },
+        threads: flags
+            .search_threads
+            .map_or(defaults.threads, |threads| threads as usize),
+        checkpoint: flags.search_checkpoint.as_ref().map(|path| {
+            sprague::solve::nimsearch::Checkpoint {
+                path: path.clone(),
+                interval: Duration::from_secs(flags.search_checkpoint_interval),
+            }
+        }),
+        ..defaults
+    }
+}
+
 /// The catalog with the settings of this command line: the store of the environment (holding
-/// at most `store_memory` bytes of solutions in memory), the script caps of the flags, and
-/// the budget.
-pub fn catalog(caps: &ScriptCaps, budget: Budget, store_memory: u64) -> Result<Catalog> {
+/// at most `store_memory` bytes of solutions in memory), the script caps of the flags, the
+/// search's settings and the budget.
+pub fn catalog(
+    caps: &ScriptCaps,
+    search: &SearchFlags,
+    budget: Budget,
+    store_memory: u64,
+) -> Result<Catalog> {
     #[cfg(feature = "rhai")]
     let script = {
         let script = sprague::script::Limits {
@@ -80,6 +109,7 @@ pub fn catalog(caps: &ScriptCaps, budget: Budget, store_memory: u64) -> Result<C
         store: Arc::new(FileStore::new(disk_from_env()).with_memory_cap(store_memory)),
         #[cfg(feature = "rhai")]
         script,
+        search: search_settings(search, &budget),
         budget,
         ..Settings::default()
     }))
@@ -132,13 +162,18 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Serve { store_memory, .. } => store_memory << 20,
         _ => u64::MAX,
     };
-    let catalog = catalog(&cli.script, budget.clone(), store_memory)?;
-    let result = run_command(cli.command, catalog, &budget);
+    let catalog = catalog(&cli.script, &cli.search, budget.clone(), store_memory)?;
+    let result = run_command(cli.command, catalog, &budget, &cli.search);
     spinner.clear();
     result
 }
 
-fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()> {
+fn run_command(
+    command: Command,
+    catalog: Catalog,
+    budget: &Budget,
+    cli_search: &SearchFlags,
+) -> Result<()> {
     match command {
         Command::Value(args) if args.batch => batch(&catalog, &args),
         Command::Value(args) => {
@@ -304,6 +339,7 @@ fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()
         Command::Bench {
             target: BenchTarget::Nimber,
             simd,
+            ..
         } => {
             let simd = match simd {
                 Some(text) => text
@@ -313,6 +349,44 @@ fn run_command(command: Command, catalog: Catalog, budget: &Budget) -> Result<()
             };
             crate::bench_nimber::run(simd)
         }
+        Command::Bench {
+            target: BenchTarget::Search,
+            peer,
+            boards,
+            time_limit,
+            run: Some(spec),
+            ..
+        } => {
+            let _ = (peer, boards, time_limit);
+            // One timed run: the nim value of the spec's start, nothing else.
+            let position = catalog.parse_position(&[spec.as_str()])?;
+            let sprague::erased::Position::Sum(segments) = &position else {
+                return Err(bad(format!("{spec} is not an impartial game")));
+            };
+            let mut x = 0;
+            for part in segments.iter().flat_map(|s| &s.parts) {
+                match part.nim_value()? {
+                    sprague::game::NimValue::Finite(v) => x ^= v,
+                    loopy => return Err(bad(format!("{spec} has the loopy value {loopy}"))),
+                }
+            }
+            println!("nim value: {x}");
+            Ok(())
+        }
+        Command::Bench {
+            target: BenchTarget::Search,
+            peer,
+            boards,
+            time_limit,
+            run: None,
+            ..
+        } => crate::bench_search::run_bench(&crate::bench_search::Options {
+            peer: peer.as_deref(),
+            boards: &boards,
+            limit: Duration::from_secs(time_limit),
+            threads: cli_search.search_threads,
+            memory: cli_search.search_memory,
+        }),
         Command::Josephus {
             n,
             k,

@@ -1,6 +1,7 @@
 //! The `sprague` command line: parse, call the library, format. No game logic lives here.
 
 mod bench_nimber;
+mod bench_search;
 mod cli;
 mod commands;
 mod error;

@@ -331,14 +331,25 @@ where
         Some(search) => search.value(component, &shared.budget),
         None => shared.values().component_value(component),
     };
-    value.map(NimValue::Finite).map_err(|e| match e {
+    value
+        .map(NimValue::Finite)
+        .map_err(|e| named(shared, component, e))
+}
+
+/// A search's limit error, naming the component it was searching.
+fn named<G>(shared: &Shared<G>, component: &G::Position, e: Error) -> Error
+where
+    G: Impartial + Notation + Send + Sync + 'static,
+    G::Position: Send + Sync + 'static,
+{
+    match e {
         Error::Limit(reason) => Error::Limit(format!(
             "{} {}: no closed form for its nim value, and search stopped: {reason}",
             shared.spec,
             shared.game.write_position(component)
         )),
         other => other,
-    })
+    }
 }
 
 impl<G> PartDyn for TypedPart<G>
@@ -398,7 +409,14 @@ where
         }
         let mut found = Vec::new();
         for option in game.try_options(&self.position)? {
-            if self.value_of(&option)? == NimValue::Finite(target) {
+            let hit = match &self.shared.search {
+                // The search answers "is the value `target`?" faster than it finds the value.
+                Some(search) => search
+                    .has_value(&option, target, &self.shared.budget)
+                    .map_err(|e| named(&self.shared, &option, e))?,
+                None => self.value_of(&option)? == NimValue::Finite(target),
+            };
+            if hit {
                 found.push(self.to_move(&option));
             }
         }

@@ -67,7 +67,13 @@ impl Impartial for Cram {
     }
 
     fn components(&self, position: &Cells) -> Vec<Cells> {
-        position.with_neighbours().components()
+        let parts = position.with_neighbours().components();
+        if parts.is_empty() {
+            // No move left: the board itself, so that it is still written (and read back).
+            vec![*position]
+        } else {
+            parts
+        }
     }
 
     fn join(&self, parts: Vec<Cells>) -> Option<Cells> {
@@ -726,6 +732,11 @@ impl CramValues {
     /// # Errors
     /// As [`NimSearch::nim_value`].
     pub fn board_value(&self, board: &Cells, budget: &Budget) -> Result<u64> {
+        self.on_board(board, budget, None).map(|(v, _)| v)
+    }
+
+    /// The value of a board when `target` is `None`, else whether it is `target`.
+    fn on_board(&self, board: &Cells, budget: &Budget, target: Option<u64>) -> Result<(u64, bool)> {
         let (rows, cols) = (board.rows(), board.cols());
         if rows * cols <= 64 {
             let search = self.narrow()?;
@@ -733,21 +744,39 @@ impl CramValues {
             search
                 .game()
                 .split(board.bits() as u64, rows, cols, &mut |p| parts.push(p));
-            search.nim_value(&parts, budget)
+            answer(search, &parts, budget, target)
         } else {
             let search = self.search(&self.wide)?;
             let mut parts = Vec::new();
             search
                 .game()
                 .split(board.bits(), rows, cols, &mut |p| parts.push(p));
-            search.nim_value(&parts, budget)
+            answer(search, &parts, budget, target)
         }
+    }
+}
+
+/// The value of `parts`, or whether it is `target`.
+fn answer<W: Word>(
+    search: &NimSearch<CramParts<W>>,
+    parts: &[Region<W>],
+    budget: &Budget,
+    target: Option<u64>,
+) -> Result<(u64, bool)> {
+    match target {
+        None => Ok((search.nim_value(parts, budget)?, false)),
+        Some(t) => Ok((0, search.has_value(parts, t, budget)?)),
     }
 }
 
 impl ComponentValues<Cells> for CramValues {
     fn value(&self, component: &Cells, budget: &Budget) -> Result<u64> {
         self.board_value(component, budget)
+    }
+
+    fn has_value(&self, position: &Cells, target: u64, budget: &Budget) -> Result<bool> {
+        self.on_board(position, budget, Some(target))
+            .map(|(_, hit)| hit)
     }
 }
 

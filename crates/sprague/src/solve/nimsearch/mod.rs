@@ -292,6 +292,15 @@ impl From<Error> for Halt {
 
 type Step<T> = std::result::Result<T, Halt>;
 
+/// A step's result as the library's.
+fn finish<T>(step: Step<T>) -> Result<T> {
+    match step {
+        Ok(v) => Ok(v),
+        Err(Halt::Error(e)) => Err(e),
+        Err(Halt::Cancelled) => Err(Error::Internal("search cancelled".into())),
+    }
+}
+
 impl<S: SplitGame> NimSearch<S> {
     /// A search of `game` with empty tables, or with the values of the checkpoint file when
     /// `settings` names one that exists.
@@ -353,6 +362,58 @@ impl<S: SplitGame> NimSearch<S> {
             }
         }
         Ok(x)
+    }
+
+    /// Whether the nim value of a sum of parts is `target`: every part but the hardest is
+    /// valued, and the hardest asked only whether its value completes the XOR.
+    ///
+    /// # Errors
+    /// As [`NimSearch::value`].
+    pub fn has_value(&self, parts: &[S::Part], target: u64, budget: &Budget) -> Result<bool> {
+        let mut counts: HashMap<&S::Part, usize> = HashMap::new();
+        for part in parts {
+            *counts.entry(part).or_default() += 1;
+        }
+        let mut odd: Vec<&S::Part> = counts
+            .into_iter()
+            .filter(|&(_, c)| c % 2 == 1)
+            .map(|(p, _)| p)
+            .collect();
+        // Deterministic: the hardest part last, ties by code.
+        odd.sort_by_key(|p| (self.game.weight(p), self.game.code(p)));
+        let Some(hardest) = odd.pop() else {
+            return Ok(target == 0);
+        };
+        let mut x = 0;
+        for part in odd {
+            x ^= self.value(part, budget)?;
+        }
+        let wanted = target ^ x;
+        if wanted > 255 {
+            return Ok(false);
+        }
+        let cancel = AtomicBool::new(false);
+        let mut ctx = Ctx::new(self, budget, &cancel);
+        if let Some(v) = ctx.lookup(hardest) {
+            return Ok(u64::from(v) == wanted);
+        }
+        if self.game.weight(hardest) >= THREADED_WEIGHT {
+            // Deep: on a thread with a large stack.
+            drop(ctx);
+            let answer = std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, || {
+                        let mut ctx = Ctx::new(self, budget, &cancel);
+                        ctx.in_set(hardest, &NimSet::single(wanted as u8))
+                    })
+                    .map_err(|e| Error::Internal(format!("cannot start a search thread: {e}")))?
+                    .join()
+                    .map_err(|_| Error::Internal("a search thread panicked".into()))
+            })?;
+            return finish(answer).map(|v| v == Some(wanted as u8));
+        }
+        finish(ctx.in_set(hardest, &NimSet::single(wanted as u8))).map(|v| v == Some(wanted as u8))
     }
 
     /// The nim value of one part.
@@ -956,6 +1017,13 @@ pub trait ComponentValues<P>: Send + Sync {
     /// # Errors
     /// [`Error::Stopped`] when `budget` is spent, and the search's other errors.
     fn value(&self, component: &P, budget: &Budget) -> Result<u64>;
+
+    /// Whether the nim value of `position` (a position of the game: a sum of components) is
+    /// `target`, as winning moves need.
+    ///
+    /// # Errors
+    /// As [`ComponentValues::value`].
+    fn has_value(&self, position: &P, target: u64, budget: &Budget) -> Result<bool>;
 }
 
 /// Any impartial game as a [`SplitGame`] through its [`Impartial::components`],
