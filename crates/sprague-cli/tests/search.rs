@@ -176,6 +176,13 @@ fn node_kayles_values_agree_with_plain_search() {
         let (value, _) = value_and_moves(&["value", "node-kayles", &spec, "--json"]);
         assert_eq!(value, node_kayles_plain(n, edges), "{spec}");
     }
+    // Taking either end of a lone edge leaves the same position: one winning move.
+    let v = sprague_json(&["value", "node-kayles", "2:0-1", "--json"]);
+    assert_eq!(v["nim_value"], 1);
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!([{"move": "take 0", "position": "2:;0,1", "component": 0}])
+    );
 }
 
 /// Plain search of Chomp on column heights, longest first; the poisoned square (the bottom

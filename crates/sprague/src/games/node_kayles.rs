@@ -263,15 +263,20 @@ impl Game for NodeKayles {
 }
 
 impl Impartial for NodeKayles {
+    /// Each position once: two vertices with the same closed neighbourhood (the ends of a
+    /// lone edge) lead to the same position, which is one option.
     fn options(&self, position: &Vertices) -> Vec<Vertices> {
+        let mut seen = std::collections::HashSet::new();
         members(&position.left)
             .map(|v| {
                 let mut gone = position.around(v);
                 add(&mut gone, v);
-                Vertices {
-                    graph: position.graph.clone(),
-                    left: minus(&position.left, &gone),
-                }
+                minus(&position.left, &gone)
+            })
+            .filter(|left| seen.insert(*left))
+            .map(|left| Vertices {
+                graph: position.graph.clone(),
+                left,
             })
             .collect()
     }
