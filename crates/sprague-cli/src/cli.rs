@@ -56,6 +56,30 @@ pub struct Cli {
     /// The caps of `script:PATH` games.
     #[command(flatten)]
     pub script: ScriptCaps,
+    /// How the searches of Cram, Node Kayles and Chomp run.
+    #[command(flatten)]
+    pub search: SearchFlags,
+}
+
+/// The nim-value search of games that split into components (Cram, Node Kayles, Chomp).
+#[derive(clap::Args, Debug)]
+#[command(next_help_heading = "Search (cram, node-kayles, chomp)")]
+pub struct SearchFlags {
+    /// The most memory the search's tables may hold, in MiB; they grow as needed up to it
+    /// and then replace their oldest entries [default: half of --max-memory, at most 8192].
+    #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=(1u64 << 30)))]
+    pub search_memory: Option<u64>,
+    /// Threads that share the top component's options: 1 or 2 [default: 2 where the machine
+    /// has them].
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2))]
+    pub search_threads: Option<u64>,
+    /// Keep the values of the components that took long in FILE, and start from it when it
+    /// exists (a killed run resumes where it was).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub search_checkpoint: Option<std::path::PathBuf>,
+    /// Seconds between two saves of the checkpoint.
+    #[arg(long, global = true, value_name = "S", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+    pub search_checkpoint_interval: u64,
 }
 
 /// Time and memory for the computation of one command (the server has its own, per request).
@@ -168,6 +192,8 @@ pub enum BenchTarget {
     /// Octal games: tables and period searches beside ogsolve (its fastest method), in the
     /// same run, with checksums compared.
     Octal,
+    /// Nim values of Cram boards and Chomp bars by search, beside igsolve (time, memory).
+    Search,
 }
 
 const BENCH_HELP: &str = "\
@@ -176,7 +202,9 @@ Examples:
   sprague bench octal                             0.6, 0.007, 0.106, 0.16, 0.137, 4.7 (minutes)
   sprague bench octal --games 0.6,0.007 --size 65536 --peer-methods rc2
   sprague bench octal --sweep --size 65536        every code 0.1 to 0.777 and 4.1 to 4.777
-  sprague bench octal --json --peer /work/tools/bin/ogsolve";
+  sprague bench octal --json --peer /work/tools/bin/ogsolve
+  sprague bench search --peer /work/tools/bin/igsolve
+  sprague bench search --boards cram:4x9,chomp:10x12 --time-limit 60";
 
 /// The options of `bench octal`.
 #[derive(Args, Debug)]
@@ -192,9 +220,10 @@ pub struct OctalBench {
     /// Only these codes, comma-separated.
     #[arg(long, value_name = "CODES", value_delimiter = ',')]
     pub games: Option<Vec<String>>,
-    /// The peer's binary (beling's ogsolve).
-    #[arg(long, value_name = "PATH", default_value = "ogsolve")]
-    pub peer: std::path::PathBuf,
+    /// The peer's binary: beling's ogsolve for octal, igsolve for search [default: the one on
+    /// the PATH].
+    #[arg(long, value_name = "PATH")]
+    pub peer: Option<std::path::PathBuf>,
     /// The peer's methods to try; the fastest is the reference.
     #[arg(
         long,
@@ -480,6 +509,15 @@ pub enum Command {
         simd: Option<String>,
         #[command(flatten)]
         octal: OctalBench,
+        /// With `search`: only these boards, e.g. cram:4x9,chomp:10x12 (default: all).
+        #[arg(long, value_name = "LIST", value_delimiter = ',')]
+        boards: Vec<String>,
+        /// With `search`: stop a run after S seconds.
+        #[arg(long, value_name = "S", default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
+        time_limit: u64,
+        /// With `search`: value one spec's start in this process (what each timed run does).
+        #[arg(long, hide = true, value_name = "SPEC")]
+        run: Option<String>,
     },
     /// How two partizan (or impartial) positions compare: <, >, = or || (confused).
     #[command(

@@ -2,7 +2,7 @@
 
 use crate::cli::{
     BenchTarget, BudgetFlags, Cli, Command, CountProblem, NimberOp, PositionArgs, ScriptCaps,
-    TableFormat,
+    SearchFlags, TableFormat,
 };
 use crate::cluster::Cluster;
 use crate::error::bad;
@@ -58,11 +58,46 @@ fn machine_memory() -> Option<u64> {
     Some(kib << 10)
 }
 
+/// The search settings of the flags: tables up to `--search-memory` (by default half the
+/// budget's memory, at most 8 GiB), threads, checkpoint.
+fn search_settings(flags: &SearchFlags, budget: &Budget) -> sprague::solve::nimsearch::Settings {
+    let defaults = sprague::solve::nimsearch::Settings::default();
+    sprague::solve::nimsearch::Settings {
+        table_bytes: match flags.search_memory {
+            Some(mib) => mib << 20,
+            None => budget
+                .max_memory()
+                .map_or(8 << 30, |bytes| (bytes / 2).min(8 << 30)),
+        },
+        threads: flags
+            .search_threads
+            .map_or(defaults.threads, |threads| threads as usize),
+        checkpoint: flags.search_checkpoint.as_ref().map(|path| {
+            sprague::solve::nimsearch::Checkpoint {
+                path: path.clone(),
+                interval: Duration::from_secs(flags.search_checkpoint_interval),
+            }
+        }),
+        ..defaults
+    }
+}
+
+/// The instruction-set path of `--simd` (auto when absent).
+fn parse_simd(simd: Option<String>) -> Result<sprague::simd::Simd> {
+    Ok(match simd {
+        Some(text) => text
+            .parse()
+            .map_err(|e: sprague::simd::ParseSimdError| bad(e.to_string()))?,
+        None => sprague::simd::Simd::Auto,
+    })
+}
+
 /// The catalog with the settings of this command line: the store of the environment (holding
-/// at most `store_memory` bytes of solutions in memory), the script caps of the flags, and
-/// the budget.
+/// at most `store_memory` bytes of solutions in memory), the script caps of the flags, the
+/// search's settings, the budget, and the MPI job of `solve --distributed`.
 pub fn catalog(
     caps: &ScriptCaps,
+    search: &SearchFlags,
     budget: Budget,
     store_memory: u64,
     cluster: Option<&Cluster>,
@@ -91,6 +126,7 @@ pub fn catalog(
         store: Arc::new(store),
         #[cfg(feature = "rhai")]
         script,
+        search: search_settings(search, &budget),
         budget,
         ..Settings::default()
     }))
@@ -157,7 +193,7 @@ fn octal_settings(
         sweep: flags.sweep,
         size,
         games: flags.games,
-        peer: flags.peer,
+        peer: flags.peer.unwrap_or_else(|| "ogsolve".into()),
         peer_methods: flags.peer_methods,
         peer_max_seconds: seconds,
         threads,
@@ -208,8 +244,14 @@ pub fn run(cli: Cli) -> Result<()> {
         } => Some(Cluster::start()?),
         _ => None,
     };
-    let catalog = catalog(&cli.script, budget.clone(), store_memory, cluster.as_ref())?;
-    let result = run_command(cli.command, catalog, &budget, cluster.as_ref());
+    let catalog = catalog(
+        &cli.script,
+        &cli.search,
+        budget.clone(),
+        store_memory,
+        cluster.as_ref(),
+    )?;
+    let result = run_command(cli.command, catalog, &budget, cluster.as_ref(), &cli.search);
     spinner.clear();
     result
 }
@@ -219,6 +261,7 @@ fn run_command(
     catalog: Catalog,
     budget: &Budget,
     cluster: Option<&Cluster>,
+    cli_search: &SearchFlags,
 ) -> Result<()> {
     match command {
         Command::Value(args) if args.batch => batch(&catalog, &args),
@@ -398,32 +441,62 @@ fn run_command(
             json,
         } => nimber(op, &args, batch, json),
         Command::Bench {
-            target,
+            target: BenchTarget::Nimber,
             simd,
             octal,
+            ..
         } => {
-            let simd = match simd {
-                Some(text) => text
-                    .parse()
-                    .map_err(|e: sprague::simd::ParseSimdError| bad(e.to_string()))?,
-                None => sprague::simd::Simd::Auto,
-            };
-            match target {
-                BenchTarget::Nimber => {
-                    if octal.sweep
-                        || octal.size.is_some()
-                        || octal.games.is_some()
-                        || octal.threads.is_some()
-                    {
-                        return Err(bad(
-                            "--sweep, --size, --games and --threads are for 'bench octal'",
-                        ));
-                    }
-                    crate::bench_nimber::run(simd, octal.json)
-                }
-                BenchTarget::Octal => crate::bench_octal::run(&octal_settings(octal, simd)?),
+            if octal.sweep
+                || octal.size.is_some()
+                || octal.games.is_some()
+                || octal.threads.is_some()
+            {
+                return Err(bad(
+                    "--sweep, --size, --games and --threads are for 'bench octal'",
+                ));
             }
+            crate::bench_nimber::run(parse_simd(simd)?, octal.json)
         }
+        Command::Bench {
+            target: BenchTarget::Octal,
+            simd,
+            octal,
+            ..
+        } => crate::bench_octal::run(&octal_settings(octal, parse_simd(simd)?)?),
+        Command::Bench {
+            target: BenchTarget::Search,
+            run: Some(spec),
+            ..
+        } => {
+            // One timed run: the nim value of the spec's start, nothing else.
+            let position = catalog.parse_position(&[spec.as_str()])?;
+            let sprague::erased::Position::Sum(segments) = &position else {
+                return Err(bad(format!("{spec} is not an impartial game")));
+            };
+            let mut x = 0;
+            for part in segments.iter().flat_map(|s| &s.parts) {
+                match part.nim_value()? {
+                    sprague::game::NimValue::Finite(v) => x ^= v,
+                    loopy => return Err(bad(format!("{spec} has the loopy value {loopy}"))),
+                }
+            }
+            println!("nim value: {x}");
+            Ok(())
+        }
+        Command::Bench {
+            target: BenchTarget::Search,
+            octal,
+            boards,
+            time_limit,
+            run: None,
+            ..
+        } => crate::bench_search::run_bench(&crate::bench_search::Options {
+            peer: octal.peer.as_deref(),
+            boards: &boards,
+            limit: Duration::from_secs(time_limit),
+            threads: cli_search.search_threads,
+            memory: cli_search.search_memory,
+        }),
         Command::Josephus {
             n,
             k,

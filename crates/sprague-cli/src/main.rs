@@ -2,6 +2,7 @@
 
 mod bench_nimber;
 mod bench_octal;
+mod bench_search;
 mod cli;
 mod clock;
 mod cluster;

@@ -7,5 +7,6 @@ mod explain;
 mod misere;
 mod partizan;
 mod script;
+mod search;
 mod serve;
 mod solve_resume;

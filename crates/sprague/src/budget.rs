@@ -265,6 +265,23 @@ impl Budget {
     }
 }
 
+impl Budget {
+    /// [`Budget::report`] with the worker's own note (a search's figures) in front of the
+    /// memory held.
+    pub fn report_note(&self, work: u64, note: &str) {
+        let Some(inner) = &self.inner else { return };
+        let Some(Watcher(watcher)) = &inner.limits.watcher else {
+            return;
+        };
+        let total = inner.work.fetch_add(work, Ordering::Relaxed) + work;
+        let note = match &inner.limits.memory {
+            Some((_, meter)) => format!("{note}, {} MiB", meter.bytes() >> 20),
+            None => note.to_string(),
+        };
+        watcher.advance(total, &note);
+    }
+}
+
 /// Whole seconds, or a decimal below 10 s.
 fn seconds(span: Duration) -> String {
     if span >= Duration::from_secs(10) || span.subsec_millis() == 0 {

@@ -24,12 +24,14 @@ use crate::erased::{parse_sum, DynGame, EvaluatedGame, ImpartialGame, PartizanGa
 use crate::error::{Error, Result};
 use crate::game::{Evaluated, Impartial, Notation};
 use crate::games::toads_frogs;
-use crate::games::{amazons, cg, clobber, col_snort, cram, cutcake, domineering, grid, hackenbush};
+use crate::games::{amazons, cg, chomp, clobber, col_snort, cram, cutcake, domineering, grid};
 use crate::games::{
     cards, circle, coins, ends, fibonacci, flipping, graph_file, median, mnk, moore, nim, octal,
 };
+use crate::games::{hackenbush, node_kayles};
 use crate::games::{queues, quixo, split, strips, subtraction, tartan, teeko, wythoff};
 use crate::heap::{Code, HeapGame, HeapRules, HeapValues};
+use crate::solve::nimsearch::ComponentValues;
 use crate::solve::store::{FileStore, Store};
 use serde::Serialize;
 use std::sync::Arc;
@@ -126,6 +128,9 @@ pub struct Settings {
     /// When the searches of these games' positions stop (a server request's deadline, an
     /// interrupt); unlimited by default.
     pub budget: crate::budget::Budget,
+    /// How the nim-value searches of Cram, Node Kayles and Chomp run: their tables' memory,
+    /// threads, checkpoint.
+    pub search: crate::solve::nimsearch::Settings,
 }
 
 impl Default for Settings {
@@ -137,6 +142,7 @@ impl Default for Settings {
             script: crate::script::Limits::DEFAULT,
             script_files: crate::access::ScriptFiles::Any,
             budget: crate::budget::Budget::unlimited(),
+            search: crate::solve::nimsearch::Settings::default(),
         }
     }
 }
@@ -283,18 +289,26 @@ where
     Arc::new(ImpartialGame::new(spec, game).with_budget(settings.budget.clone()))
 }
 
-/// An impartial game whose position with no words is `start` (`cram:RxC`).
-fn impartial_from<G>(
+/// An impartial game whose components `values` values by a search of its own.
+fn searched<G>(
     settings: &Settings,
     spec: impl Into<String>,
     game: G,
-    start: G::Position,
+    start: Option<G::Position>,
+    values: Arc<dyn ComponentValues<G::Position>>,
 ) -> GameRef
 where
     G: Impartial + Notation + Clone + Send + Sync + 'static,
     G::Position: Send + Sync + 'static,
 {
-    Arc::new(ImpartialGame::with_start(spec, game, start).with_budget(settings.budget.clone()))
+    let game = match start {
+        Some(start) => ImpartialGame::with_start(spec, game, start),
+        None => ImpartialGame::new(spec, game),
+    };
+    Arc::new(
+        game.with_values(values)
+            .with_budget(settings.budget.clone()),
+    )
 }
 
 fn evaluated<G>(spec: impl Into<String>, game: G) -> GameRef
@@ -539,14 +553,53 @@ fn build_domineering(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
 }
 
 fn build_cram(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
-    use cram::Cram;
-    Ok(match board_size(s)? {
-        None => impartial(settings, "cram", Cram),
+    use cram::{Cram, CramValues};
+    let (spec, start) = match board_size(s)? {
+        None => ("cram".to_string(), None),
         Some((spec, rows, cols)) => {
             let start = Cram::rectangle(rows, cols).map_err(|e| s.error(e.to_string()))?;
-            impartial_from(settings, spec, Cram, start)
+            (spec, Some(start))
         }
-    })
+    };
+    let values = Arc::new(CramValues::new(settings.search.clone()));
+    Ok(searched(settings, spec, Cram, start, values))
+}
+
+fn build_node_kayles(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    use node_kayles::{NodeKayles, NodeKaylesValues};
+    s.no_params()?;
+    // Graph files only where the front end lets the user name files (not a server).
+    let files = settings.script_files == crate::access::ScriptFiles::Any;
+    let values = Arc::new(NodeKaylesValues::new(settings.search.clone()));
+    Ok(searched(
+        settings,
+        "node-kayles",
+        NodeKayles { files },
+        None,
+        values,
+    ))
+}
+
+fn build_chomp(s: &Spec<'_>, settings: &Settings) -> Result<GameRef> {
+    use chomp::{Chomp, ChompValues, Diagram};
+    let (spec, start) = match s.params {
+        None => ("chomp".to_string(), None),
+        Some(p) => {
+            let bad = || {
+                s.error(format!(
+                    "invalid bar size '{}' (expected RxC, such as 4x7)",
+                    grid::printable(p.trim())
+                ))
+            };
+            let (r, c) = p.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+            let rows: usize = r.trim().parse().map_err(|_| bad())?;
+            let cols: usize = c.trim().parse().map_err(|_| bad())?;
+            let start = Diagram::rectangle(rows, cols).map_err(|e| s.error(e))?;
+            (format!("chomp:{rows}x{cols}"), Some(start))
+        }
+    };
+    let values = Arc::new(ChompValues::new(settings.search.clone()));
+    Ok(searched(settings, spec, Chomp, start, values))
 }
 
 fn build_clobber(s: &Spec<'_>, settings: &Settings, rules: clobber::Rules) -> Result<GameRef> {
@@ -1109,13 +1162,37 @@ pub static ENTRIES: &[Entry] = &[
         spec: "cram:RxC",
         params: "optional R×C: the empty board of R rows and C columns, when no board is given (at most 128 cells)",
         position: "a board as for domineering, rows joined by | (or /): . empty, # blocked (e.g. '...|.#.|...')",
-        summary: "Cram: place a domino on two empty adjacent cells, either way (impartial Domineering); the player who cannot loses; regions are valued once up to the board's symmetries; moves read (1,1)-(1,2)",
+        summary: "Cram: place a domino on two empty adjacent cells, either way (impartial Domineering); the player who cannot loses; each region is valued once up to the board's symmetries, by search of the region plus a nim heap (faster than igsolve; see --search-memory); moves read (1,1)-(1,2)",
         example: "cram ...|.#.|...",
         examples: &["cram:3x4", "cram '....|.#..|....'"],
         kind: Kind::Impartial,
         layout: Shape::Text,
         matcher: Matcher::Name("cram"),
         build: build_cram,
+    },
+    Entry {
+        spec: "node-kayles",
+        params: "",
+        position: "a graph N:u-v,u-v,... as for col (N vertices numbered from 0, then the edges; at most 256 vertices), optionally ;V,V,... for vertices already taken; on the command line, or a file holding such a graph or an edge list (a line 'n m', then m lines 'u v')",
+        summary: "Node Kayles: take a vertex together with its neighbours; the player who cannot loses (on a path of n vertices, Dawson's Chess 0.137); components valued by search of the component plus a nim heap; moves read take V",
+        example: "node-kayles 5:0-1,1-2,2-3,3-4,4-0",
+        examples: &["node-kayles 4:0-1,1-2,2-3"],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("node-kayles"),
+        build: build_node_kayles,
+    },
+    Entry {
+        spec: "chomp:RxC",
+        params: "optional R×C: the full bar of R rows and C columns (at most 255 squares), when no heights are given",
+        position: "column heights, longest first (a Young diagram; e.g. 4 4 3 1); the poisoned square is the bottom of the first column",
+        summary: "Chomp: eat a square with every square above and to the right of it; the poisoned square is never taken, so the player left with it alone loses; values from a table of every diagram of the bar (one pass over their ranks); moves read (row,column) from the poisoned square",
+        example: "chomp 4 4 3 1",
+        examples: &["chomp:4x7", "chomp 3 2 2"],
+        kind: Kind::Impartial,
+        layout: Shape::Text,
+        matcher: Matcher::Name("chomp"),
+        build: build_chomp,
     },
     Entry {
         spec: "hackenbush",

@@ -8,6 +8,7 @@ use crate::game::{Impartial, Layout, Listing, NimValue, Notation, Outcome, Play,
 use crate::heap::HeapValues;
 use crate::progress::Progress;
 use crate::quotient::QuotientCache;
+use crate::solve::nimsearch::ComponentValues;
 use crate::solve::{misere, NimValues, Search};
 use serde_json::Value as Json;
 use std::any::Any;
@@ -37,6 +38,8 @@ struct Shared<G: Impartial> {
     /// The misère quotient of the heap rules, for misère sums of heaps.
     quotient: Option<Arc<QuotientCache>>,
     start: Option<G::Position>,
+    /// The game's own search of component values, used instead of `values` when given.
+    search: Option<Arc<dyn ComponentValues<G::Position>>>,
     /// When searches of this game's positions stop.
     budget: Budget,
 }
@@ -98,6 +101,15 @@ where
         Self::build(spec.into(), game, Some(heap), None)
     }
 
+    /// The same game, whose components `search` values (normal play; misère play and its
+    /// checks still use plain search).
+    pub fn with_values(mut self, search: Arc<dyn ComponentValues<G::Position>>) -> Self {
+        if let Some(shared) = Arc::get_mut(&mut self.shared) {
+            shared.search = Some(search);
+        }
+        self
+    }
+
     fn build(
         spec: String,
         game: G,
@@ -118,6 +130,7 @@ where
                 heap,
                 quotient,
                 start,
+                search: None,
                 budget: Budget::unlimited(),
             }),
         }
@@ -319,18 +332,29 @@ where
     if let Some(v) = shared.game.known_nim_value(component)? {
         return Ok(v);
     }
-    shared
-        .values()
-        .component_value(component)
+    let value = match &shared.search {
+        Some(search) => search.value(component, &shared.budget),
+        None => shared.values().component_value(component),
+    };
+    value
         .map(NimValue::Finite)
-        .map_err(|e| match e {
-            Error::Limit(reason) => Error::Limit(format!(
-                "{} {}: no closed form for its nim value, and search stopped: {reason}",
-                shared.spec,
-                shared.game.write_position(component)
-            )),
-            other => other,
-        })
+        .map_err(|e| named(shared, component, e))
+}
+
+/// A search's limit error, naming the component it was searching.
+fn named<G>(shared: &Shared<G>, component: &G::Position, e: Error) -> Error
+where
+    G: Impartial + Notation + Send + Sync + 'static,
+    G::Position: Send + Sync + 'static,
+{
+    match e {
+        Error::Limit(reason) => Error::Limit(format!(
+            "{} {}: no closed form for its nim value, and search stopped: {reason}",
+            shared.spec,
+            shared.game.write_position(component)
+        )),
+        other => other,
+    }
 }
 
 impl<G> PartDyn for TypedPart<G>
@@ -394,7 +418,14 @@ where
         }
         let mut found = Vec::new();
         for option in game.try_options(&self.position)? {
-            if self.value_of(&option)? == NimValue::Finite(target) {
+            let hit = match &self.shared.search {
+                // The search answers "is the value `target`?" faster than it finds the value.
+                Some(search) => search
+                    .has_value(&option, target, &self.shared.budget)
+                    .map_err(|e| named(&self.shared, &option, e))?,
+                None => self.value_of(&option)? == NimValue::Finite(target),
+            };
+            if hit {
                 found.push(self.to_move(&option));
             }
         }

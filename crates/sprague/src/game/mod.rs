@@ -265,6 +265,13 @@ pub trait Impartial: Game {
         component.clone()
     }
 
+    /// A compact code of a key (an injective function of [`Impartial::key`]'s results, at
+    /// most 128 bits) under which search solvers store its value
+    /// ([`crate::solve::nimsearch`]); `None` (the default) keeps the key itself.
+    fn code(&self, _key: &Self::Position) -> Option<u128> {
+        None
+    }
+
     /// The nim value of a component, when a closed form, a table or a period gives it without
     /// search (loopy games give their ∞(K) values here); `Ok(None)` lets the solver search.
     ///

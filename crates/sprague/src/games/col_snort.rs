@@ -58,7 +58,7 @@ pub fn parse_graph(text: &str) -> Result<Vec<u64>, GraphError> {
 }
 
 /// The vertex `w` names, of `0..n`; errors quote `whole`.
-fn parse_vertex(w: &str, n: usize, whole: &str) -> Result<usize, GraphError> {
+pub(crate) fn parse_vertex(w: &str, n: usize, whole: &str) -> Result<usize, GraphError> {
     w.trim()
         .parse::<usize>()
         .ok()
@@ -71,6 +71,25 @@ fn parse_vertex(w: &str, n: usize, whole: &str) -> Result<usize, GraphError> {
 
 /// The graph `graph` (the part of `whole` before any `;`), with errors quoting `whole`.
 fn parse_graph_in(graph: &str, whole: &str) -> Result<Vec<u64>, GraphError> {
+    let (n, edges) = parse_edges(graph, whole, MAX_VERTICES)?;
+    let mut adjacency = vec![0u64; n];
+    for (u, v) in edges {
+        adjacency[u] |= 1 << v;
+        adjacency[v] |= 1 << u;
+    }
+    Ok(adjacency)
+}
+
+/// The vertex count and the edges of a graph `N:u-v,u-v,...` of at most `max` vertices (the
+/// part `graph` of `whole`; errors quote `whole`). Col, Snort and Node Kayles share it.
+///
+/// # Errors
+/// A [`GraphError`] naming the problem: a bad count, a vertex out of range, a loop.
+pub fn parse_edges(
+    graph: &str,
+    whole: &str,
+    max: usize,
+) -> Result<(usize, Vec<(usize, usize)>), GraphError> {
     let error = |reason: String| GraphError {
         text: whole.to_string(),
         reason,
@@ -80,12 +99,10 @@ fn parse_graph_in(graph: &str, whole: &str) -> Result<Vec<u64>, GraphError> {
         .trim()
         .parse()
         .map_err(|_| error(format!("'{}' is not a vertex count", n.trim())))?;
-    if n > MAX_VERTICES {
-        return Err(error(format!(
-            "at most {MAX_VERTICES} vertices are supported"
-        )));
+    if n > max {
+        return Err(error(format!("at most {max} vertices are supported")));
     }
-    let mut adjacency = vec![0u64; n];
+    let mut list = Vec::new();
     for edge in edges.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let (u, v) = edge
             .split_once('-')
@@ -94,10 +111,9 @@ fn parse_graph_in(graph: &str, whole: &str) -> Result<Vec<u64>, GraphError> {
         if u == v {
             return Err(error(format!("edge '{edge}' is a loop")));
         }
-        adjacency[u] |= 1 << v;
-        adjacency[v] |= 1 << u;
+        list.push((u, v));
     }
-    Ok(adjacency)
+    Ok((n, list))
 }
 
 impl std::str::FromStr for Coloured {

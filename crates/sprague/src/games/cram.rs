@@ -11,8 +11,12 @@
 //! one value.
 
 use super::grid::{board_text, canonical_key, Cells, Grid, GridError, Symmetry};
+use crate::budget::Budget;
+use crate::error::Result;
 use crate::game::notation::ParseError;
 use crate::game::{Game, Impartial, Notation};
+use crate::solve::nimsearch::{ComponentValues, Known, NimSearch, OptionSink, Settings, SplitGame};
+use std::sync::OnceLock;
 
 /// The rules of Cram (the position is the set of empty cells).
 #[derive(Clone, Copy, Debug, Default)]
@@ -63,7 +67,13 @@ impl Impartial for Cram {
     }
 
     fn components(&self, position: &Cells) -> Vec<Cells> {
-        position.with_neighbours().components()
+        let parts = position.with_neighbours().components();
+        if parts.is_empty() {
+            // No move left: the board itself, so that it is still written (and read back).
+            vec![*position]
+        } else {
+            parts
+        }
     }
 
     fn join(&self, parts: Vec<Cells>) -> Option<Cells> {
@@ -99,9 +109,681 @@ impl Notation for Cram {
     }
 }
 
+/// The words Cram's search kernel keeps boards in: `u64` for boards of at most 64 cells,
+/// `u128` for larger ones.
+pub trait Word:
+    Copy
+    + Eq
+    + Ord
+    + std::hash::Hash
+    + std::fmt::Debug
+    + Send
+    + Sync
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::BitAndAssign
+{
+    /// The number of bits.
+    const BITS: u32;
+    /// No bit.
+    const ZERO: Self;
+    /// Bit 0.
+    const ONE: Self;
+    /// `self << n`, 0 from `n = BITS` on.
+    fn shl(self, n: u32) -> Self;
+    /// `self >> n`, 0 from `n = BITS` on.
+    fn shr(self, n: u32) -> Self;
+    /// The number of set bits.
+    fn ones(self) -> u32;
+    /// The index of the lowest set bit (`BITS` for 0).
+    fn lowest(self) -> u32;
+    /// The index of the highest set bit plus one (0 for 0).
+    fn width(self) -> u32;
+    /// The bits in reverse order.
+    fn reversed(self) -> Self;
+    /// The lowest set bit alone.
+    fn low_bit(self) -> Self;
+    /// The word as a `u128`, when it fits.
+    fn to_u128(self) -> Option<u128>;
+    /// The word of a `u128`'s low bits.
+    fn from_u128(x: u128) -> Self;
+    /// The `n` low bits set.
+    fn low(n: u32) -> Self {
+        if n >= Self::BITS {
+            !Self::ZERO
+        } else {
+            Self::ONE.shl(n).sub_one()
+        }
+    }
+    /// `self - 1` (wrapping).
+    fn sub_one(self) -> Self;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const BITS: u32 = <$t>::BITS;
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            #[inline]
+            fn shl(self, n: u32) -> Self {
+                self.checked_shl(n).unwrap_or(0)
+            }
+            #[inline]
+            fn shr(self, n: u32) -> Self {
+                self.checked_shr(n).unwrap_or(0)
+            }
+            #[inline]
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline]
+            fn lowest(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn width(self) -> u32 {
+                <$t>::BITS - self.leading_zeros()
+            }
+            #[inline]
+            fn reversed(self) -> Self {
+                self.reverse_bits()
+            }
+            #[inline]
+            fn low_bit(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline]
+            fn to_u128(self) -> Option<u128> {
+                Some(self as u128)
+            }
+            #[inline]
+            fn from_u128(x: u128) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn sub_one(self) -> Self {
+                self.wrapping_sub(1)
+            }
+        }
+    };
+}
+
+word!(u64);
+word!(u128);
+
+/// A component of a Cram position in the search's canonical form: cropped to its bounding
+/// box (`rows × cols`, row-major bits), connected, every cell with a neighbour, stars
+/// reduced, and the least image under the box's symmetries (at most as many rows as columns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Region<W> {
+    bits: W,
+    rows: u8,
+    cols: u8,
+    /// What is known of its value: 0 nothing, 1 not zero, `2 + v` the value v.
+    known: u8,
+}
+
+impl<W: Word> Region<W> {
+    /// The cells, row-major on a `rows × cols` box.
+    pub fn bits(&self) -> W {
+        self.bits
+    }
+
+    /// The size of the box, `(rows, cols)`.
+    pub fn size(&self) -> (usize, usize) {
+        (usize::from(self.rows), usize::from(self.cols))
+    }
+}
+
+/// The masks of a `rows × cols` box.
+#[derive(Clone, Copy)]
+struct Frame<W> {
+    cols: u32,
+    full: W,
+    first: W,
+    last: W,
+}
+
+impl<W: Word> Frame<W> {
+    /// Cells of `x` with a neighbour in `x` to their left, right, above and below.
+    #[inline]
+    fn sides(&self, x: W) -> [W; 4] {
+        [
+            x & x.shl(1) & !self.first,
+            x & x.shr(1) & !self.last,
+            x & x.shl(self.cols),
+            x & x.shr(self.cols),
+        ]
+    }
+
+    /// The cells next to a cell of `x` (within the box).
+    #[inline]
+    fn around(&self, x: W) -> W {
+        ((x.shl(1) & !self.first) | (x.shr(1) & !self.last) | x.shl(self.cols) | x.shr(self.cols))
+            & self.full
+    }
+
+    /// [`Frame::around`] without crossing the links from the cells of `cut` to their right
+    /// neighbours.
+    #[inline]
+    fn around_except(&self, x: W, cut: W) -> W {
+        ((x.shl(1) & !self.first & !cut.shl(1))
+            | (x.shr(1) & !self.last & !cut)
+            | x.shl(self.cols)
+            | x.shr(self.cols))
+            & self.full
+    }
+
+    /// The cells whose link to their right neighbour may be cut: the upper left cell a and
+    /// the lower left cell d of every free 2×2 block (a, b over d, e) where a and e have no
+    /// neighbour outside it (or b and d have none). A domino a-b then leaves the same game as
+    /// b-e (a pendant cell on d), and d-e the same as a-d, in every later position too, so
+    /// the game without these two dominoes has the same value (Beling's igs splits regions
+    /// there).
+    #[inline]
+    fn cut(&self, x: W) -> W {
+        let c = self.cols;
+        let [l, r, u, d] = self.sides(x);
+        // Cells whose neighbours in the block's directions are all there and the others not.
+        let right_down = r & d & !l & !u;
+        let left_up = l & u & !r & !d;
+        let left_down = l & d & !r & !u;
+        let right_up = r & u & !l & !d;
+        // a at i: a right-down, e = i + c + 1 left-up.
+        let a1 = right_down & left_up.shr(c + 1);
+        // b at i + 1 left-down, d at i + c right-up.
+        let a2 = left_down.shr(1) & right_up.shr(c) & x;
+        let a = (a1 | a2) & x & x.shr(1) & x.shr(c) & x.shr(c + 1) & !self.last;
+        a | a.shl(c)
+    }
+
+    /// The dominoes of `x`: bit `i` of the first word when `i` and `i + 1` are free, of the
+    /// second when `i` and `i + cols` are.
+    #[inline]
+    fn dominoes(&self, x: W) -> (W, W) {
+        (x & x.shr(1) & !self.last, x & x.shr(self.cols))
+    }
+}
+
+/// Cram on bitboards of `W` bits, for the search ([`NimSearch`]): components are
+/// [`Region`]s, found by dropping the cells no domino can cover, reducing stars (Beling's
+/// reductions: of several cells whose only neighbour is one cell, one is kept; a cell all of
+/// whose neighbours are such centres is dropped; both keep the nim value, by a mirror
+/// strategy), splitting and taking the least image under the symmetries. Strips are valued
+/// by Dawson's Kayles (0.07), centrally symmetric regions by the mirror strategy.
+#[derive(Clone, Debug)]
+pub struct CramParts<W> {
+    /// `first_column[c]`: bit `r·c` for every row `r` that fits.
+    first_column: Vec<W>,
+    /// Octal 0.07 values of heaps `0..=BITS`.
+    dawson: Vec<u8>,
+    /// `reciprocal[c]`: ⌈2^16 / c⌉, so that `i / c = (i · reciprocal[c]) >> 16` for every
+    /// bit index `i`.
+    reciprocal: Vec<u32>,
+}
+
+impl<W: Word> Default for CramParts<W> {
+    fn default() -> Self {
+        CramParts::new()
+    }
+}
+
+impl<W: Word> CramParts<W> {
+    /// The kernel, with its tables.
+    pub fn new() -> Self {
+        let bits = W::BITS;
+        let mut first_column = vec![W::ZERO];
+        for c in 1..=bits {
+            let mut mask = W::ZERO;
+            let mut r = 0;
+            while r * c < bits {
+                mask |= W::ONE.shl(r * c);
+                r += 1;
+            }
+            first_column.push(mask);
+        }
+        // Dawson's Kayles: a domino on a strip of n leaves strips of i and n - 2 - i.
+        let mut dawson = vec![0u8; bits as usize + 1];
+        for n in 2..dawson.len() {
+            let mut seen = [false; 256];
+            for i in 0..=n - 2 {
+                seen[usize::from(dawson[i] ^ dawson[n - 2 - i])] = true;
+            }
+            dawson[n] = seen.iter().position(|&s| !s).unwrap_or(0) as u8;
+        }
+        let reciprocal: Vec<u32> = (0..=bits).map(|c| 65536_u32.div_ceil(c.max(1))).collect();
+        for c in 1..=bits {
+            for i in 0..bits {
+                assert_eq!(
+                    (i * reciprocal[c as usize]) >> 16,
+                    i / c,
+                    "reciprocal of {c}"
+                );
+            }
+        }
+        CramParts {
+            first_column,
+            dawson,
+            reciprocal,
+        }
+    }
+
+    #[inline]
+    fn frame(&self, rows: u32, cols: u32) -> Frame<W> {
+        let full = W::low(rows * cols);
+        let first = self.first_column[cols as usize] & full;
+        Frame {
+            cols,
+            full,
+            first,
+            last: first.shl(cols - 1),
+        }
+    }
+
+    /// The parts of the cells `bits` of a `rows × cols` board (at most `W::BITS` cells), in
+    /// canonical form.
+    pub fn split(&self, bits: W, rows: usize, cols: usize, out: &mut impl FnMut(Region<W>)) {
+        let frame = self.frame(rows as u32, cols as u32);
+        let rest = self.reduce(&frame, bits & frame.full);
+        self.components(&frame, rows as u32, rest, out);
+    }
+
+    /// The parts of the reduced cells `x`.
+    fn components(&self, f: &Frame<W>, rows: u32, x: W, out: &mut impl FnMut(Region<W>)) {
+        let cut = f.cut(x);
+        let mut rest = x;
+        while rest != W::ZERO {
+            let mut part = rest.low_bit();
+            loop {
+                let grown = (part | f.around_except(part, cut)) & rest;
+                if grown == part {
+                    break;
+                }
+                part = grown;
+            }
+            rest &= !part;
+            if cut == W::ZERO || part == x {
+                out(self.canonical(f, rows, part));
+            } else {
+                // A part cut off at a 2×2 block may reduce further.
+                self.components(f, rows, self.reduce(f, part), out);
+            }
+        }
+    }
+
+    /// `x` without the cells no domino covers, with stars reduced, until nothing changes.
+    #[inline]
+    fn reduce(&self, f: &Frame<W>, mut x: W) -> W {
+        loop {
+            x &= f.around(x);
+            let [l, r, u, d] = f.sides(x);
+            let two = (l & r) | ((l | r) & (u | d)) | (u & d);
+            let tufts = (l | r | u | d) & !two;
+            // Centres of tufts, direction by direction; a centre that has a tuft already
+            // loses the others.
+            let c = f.cols;
+            let mut centres = (tufts & l).shr(1);
+            let cr = (tufts & r).shl(1);
+            let mut drop = (cr & centres).shr(1);
+            centres |= cr;
+            let cu = (tufts & u).shr(c);
+            drop |= (cu & centres).shl(c);
+            centres |= cu;
+            let cd = (tufts & d).shl(c);
+            drop |= (cd & centres).shr(c);
+            centres |= cd;
+            let kept = x & !drop;
+            // Cells all of whose neighbours are centres (and that are neither).
+            let others = kept & !centres;
+            let bridges = others & !tufts & !f.around(others);
+            let next = kept & !bridges;
+            if next == x {
+                return x;
+            }
+            x = next;
+        }
+    }
+
+    /// The canonical region of the connected cells `part` of the frame.
+    fn canonical(&self, f: &Frame<W>, rows: u32, part: W) -> Region<W> {
+        let cols = f.cols;
+        // i / cols by a multiply (exact for i below 2^16 / cols, checked in `new`).
+        let reciprocal = self.reciprocal[cols as usize];
+        let top = (part.lowest() * reciprocal) >> 16;
+        let bottom = ((part.width() - 1) * reciprocal) >> 16;
+        debug_assert!(bottom < rows);
+        let h = bottom - top + 1;
+        // The columns in use: the rows folded onto the first.
+        let mut folded = part.shr(top * cols);
+        let mut k = 1;
+        while k < h {
+            folded |= folded.shr(k * cols);
+            k *= 2;
+        }
+        let columns = folded & W::low(cols);
+        let left = columns.lowest();
+        let w = columns.width() - left;
+        let mut x = if w == cols {
+            part.shr(top * cols)
+        } else {
+            let mut x = W::ZERO;
+            let keep = W::low(w);
+            for r in 0..h {
+                x |= (part.shr((top + r) * cols + left) & keep).shl(r * w);
+            }
+            x
+        };
+        let (mut h, mut w) = (h, w);
+        if h > w {
+            x = transpose(x, h, w);
+            (h, w) = (w, h);
+        }
+        let best = if h == w {
+            least_of_flips(x, h, w).min(least_of_flips(transpose(x, h, w), w, h))
+        } else {
+            least_image(x, h, w)
+        };
+        let mut region = Region {
+            bits: best,
+            rows: h as u8,
+            cols: w as u8,
+            known: 0,
+        };
+        region.known = match self.value_without_search(&region) {
+            Known::Unknown => 0,
+            Known::NonZero => 1,
+            Known::Value(v) => 2 + v,
+        };
+        region
+    }
+
+    /// Strips by Dawson's Kayles; centrally symmetric regions by the mirror strategy.
+    fn value_without_search(&self, region: &Region<W>) -> Known {
+        if region.rows == 1 {
+            return Known::Value(self.dawson[usize::from(region.cols)]);
+        }
+        match self.central(region) {
+            Some((true, false)) => Known::Value(0),
+            Some((true, true)) => Known::NonZero,
+            _ => Known::Unknown,
+        }
+    }
+
+    /// Whether the region is centrally symmetric, and whether a domino covers the centre
+    /// (`None`: a cell is its own image, so no mirror strategy works).
+    fn central(&self, region: &Region<W>) -> Option<(bool, bool)> {
+        let (h, w) = (u32::from(region.rows), u32::from(region.cols));
+        let x = region.bits;
+        // The last row of a centrally symmetric box is its first row reversed.
+        let first = x & W::low(w);
+        if x.shr((h - 1) * w) != first.reversed().shr(W::BITS - w) || rotated(x, h * w) != x {
+            return Some((false, false));
+        }
+        let centre_cell = |r: u32, c: u32| x.shr(r * w + c) & W::ONE != W::ZERO;
+        match (h % 2, w % 2) {
+            (1, 1) => (!centre_cell(h / 2, w / 2)).then_some((true, false)),
+            (1, 0) => Some((
+                true,
+                centre_cell(h / 2, w / 2 - 1) && centre_cell(h / 2, w / 2),
+            )),
+            (0, 1) => Some((
+                true,
+                centre_cell(h / 2 - 1, w / 2) && centre_cell(h / 2, w / 2),
+            )),
+            _ => Some((true, false)),
+        }
+    }
+}
+
+/// `0..n` from the middle outwards.
+fn centre_out(n: u32) -> impl Iterator<Item = u32> {
+    let mid = (n - 1) / 2;
+    (0..2 * n).filter_map(move |k| {
+        let d = k / 2;
+        let i = if k % 2 == 0 {
+            mid + d
+        } else {
+            mid.checked_sub(d + 1)?
+        };
+        (i < n).then_some(i)
+    })
+}
+
+/// The bits of `x` read from the other end (the box turned half a turn).
+#[inline]
+fn rotated<W: Word>(x: W, cells: u32) -> W {
+    x.reversed().shr(W::BITS - cells)
+}
+
+/// `x` (`h × w`) with its rows in reverse order.
+#[inline]
+fn flip_rows<W: Word>(x: W, h: u32, w: u32) -> W {
+    let keep = W::low(w);
+    let mut out = W::ZERO;
+    for r in 0..h {
+        out |= (x.shr(r * w) & keep).shl((h - 1 - r) * w);
+    }
+    out
+}
+
+/// `x` (`h × w`) transposed (`w × h`).
+fn transpose<W: Word>(x: W, h: u32, w: u32) -> W {
+    let keep = W::low(w);
+    let mut out = W::ZERO;
+    for r in 0..h {
+        let mut row = x.shr(r * w) & keep;
+        while row != W::ZERO {
+            let c = row.lowest();
+            row &= row.sub_one();
+            out |= W::ONE.shl(c * h + r);
+        }
+    }
+    out
+}
+
+/// The least of the four images of `x` (`h × w`) that keep the axes, computing only the
+/// images whose last row (their most significant bits) is least: the last rows of the four
+/// are the last and first rows of `x`, each as it is or reversed.
+#[inline]
+fn least_image<W: Word>(x: W, h: u32, w: u32) -> W {
+    let reverse = |row: W| row.reversed().shr(W::BITS - w);
+    let first = x & W::low(w);
+    let last = x.shr((h - 1) * w);
+    let candidates = [last, first, reverse(first), reverse(last)];
+    let least = candidates.into_iter().min().unwrap_or(last);
+    let mut best: Option<W> = None;
+    let cells = h * w;
+    for (i, &c) in candidates.iter().enumerate() {
+        if c != least {
+            continue;
+        }
+        let image = match i {
+            0 => x,
+            1 => flip_rows(x, h, w),
+            2 => rotated(x, cells),
+            _ => rotated(flip_rows(x, h, w), cells),
+        };
+        best = Some(best.map_or(image, |b| b.min(image)));
+    }
+    best.unwrap_or(x)
+}
+
+/// The least of the four images of `x` (`h × w`) that keep the axes.
+#[inline]
+fn least_of_flips<W: Word>(x: W, h: u32, w: u32) -> W {
+    let flipped = flip_rows(x, h, w);
+    let cells = h * w;
+    x.min(flipped)
+        .min(rotated(x, cells))
+        .min(rotated(flipped, cells))
+}
+
+impl<W: Word> SplitGame for CramParts<W> {
+    type Part = Region<W>;
+
+    fn options(&self, part: &Region<W>, out: &mut OptionSink<'_, Region<W>>) {
+        let (rows, cols) = (u32::from(part.rows), u32::from(part.cols));
+        let frame = self.frame(rows, cols);
+        let x = part.bits;
+        let (across, down) = frame.dominoes(x);
+        let mut play = |cells: W| {
+            self.split(x & !cells, rows as usize, cols as usize, &mut |r| {
+                out.push(r)
+            });
+            out.end()
+        };
+        // Central lines first (the solver's order keeps it among options of equal weight):
+        // dominoes across the long side in the middle columns, then along it in the middle
+        // rows.
+        let column = W::ONE | W::ONE.shl(cols);
+        for c in centre_out(cols) {
+            let mut moves = down & frame.first.shl(c);
+            while moves != W::ZERO {
+                let i = moves.lowest();
+                moves &= moves.sub_one();
+                if !play(column.shl(i)) {
+                    return;
+                }
+            }
+        }
+        let pair = W::ONE | W::ONE.shl(1);
+        for r in centre_out(rows) {
+            let mut moves = across & W::low(cols).shl(r * cols);
+            while moves != W::ZERO {
+                let i = moves.lowest();
+                moves &= moves.sub_one();
+                if !play(pair.shl(i)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn option_count(&self, part: &Region<W>) -> usize {
+        let frame = self.frame(u32::from(part.rows), u32::from(part.cols));
+        let (across, down) = frame.dominoes(part.bits);
+        (across.ones() + down.ones()) as usize
+    }
+
+    fn code(&self, part: &Region<W>) -> Option<u128> {
+        let bits = part.bits.to_u128()?;
+        (bits >> 121 == 0).then(|| bits << 7 | u128::from(part.cols - 1))
+    }
+
+    fn weight(&self, part: &Region<W>) -> u32 {
+        part.bits.ones()
+    }
+
+    #[inline]
+    fn known(&self, part: &Region<W>) -> Known {
+        match part.known {
+            0 => Known::Unknown,
+            1 => Known::NonZero,
+            v => Known::Value(v - 2),
+        }
+    }
+
+    fn name(&self) -> String {
+        "cram".into()
+    }
+}
+
+/// The catalog's Cram values: each component goes to the search of the narrowest word that
+/// holds its board (the searches and their tables are made on first use and kept).
+pub struct CramValues {
+    settings: Settings,
+    narrow: OnceLock<Result<NimSearch<CramParts<u64>>>>,
+    wide: OnceLock<Result<NimSearch<CramParts<u128>>>>,
+}
+
+impl CramValues {
+    /// Values searched with these settings (the tables' cap is shared by both searches).
+    pub fn new(settings: Settings) -> Self {
+        CramValues {
+            settings,
+            narrow: OnceLock::new(),
+            wide: OnceLock::new(),
+        }
+    }
+
+    fn search<'a, W: Word>(
+        &self,
+        slot: &'a OnceLock<Result<NimSearch<CramParts<W>>>>,
+    ) -> Result<&'a NimSearch<CramParts<W>>> {
+        slot.get_or_init(|| NimSearch::new(CramParts::new(), self.settings.clone()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The search that values boards of at most 64 cells.
+    ///
+    /// # Errors
+    /// A damaged checkpoint.
+    pub fn narrow(&self) -> Result<&NimSearch<CramParts<u64>>> {
+        self.search(&self.narrow)
+    }
+
+    /// The nim value of the cells of a board (any number of components).
+    ///
+    /// # Errors
+    /// As [`NimSearch::nim_value`].
+    pub fn board_value(&self, board: &Cells, budget: &Budget) -> Result<u64> {
+        self.on_board(board, budget, None).map(|(v, _)| v)
+    }
+
+    /// The value of a board when `target` is `None`, else whether it is `target`.
+    fn on_board(&self, board: &Cells, budget: &Budget, target: Option<u64>) -> Result<(u64, bool)> {
+        let (rows, cols) = (board.rows(), board.cols());
+        if rows * cols <= 64 {
+            let search = self.narrow()?;
+            let mut parts = Vec::new();
+            search
+                .game()
+                .split(board.bits() as u64, rows, cols, &mut |p| parts.push(p));
+            answer(search, &parts, budget, target)
+        } else {
+            let search = self.search(&self.wide)?;
+            let mut parts = Vec::new();
+            search
+                .game()
+                .split(board.bits(), rows, cols, &mut |p| parts.push(p));
+            answer(search, &parts, budget, target)
+        }
+    }
+}
+
+/// The value of `parts`, or whether it is `target`.
+fn answer<W: Word>(
+    search: &NimSearch<CramParts<W>>,
+    parts: &[Region<W>],
+    budget: &Budget,
+    target: Option<u64>,
+) -> Result<(u64, bool)> {
+    match target {
+        None => Ok((search.nim_value(parts, budget)?, false)),
+        Some(t) => Ok((0, search.has_value(parts, t, budget)?)),
+    }
+}
+
+impl ComponentValues<Cells> for CramValues {
+    fn value(&self, component: &Cells, budget: &Budget) -> Result<u64> {
+        self.board_value(component, budget)
+    }
+
+    fn has_value(&self, position: &Cells, target: u64, budget: &Budget) -> Result<bool> {
+        self.on_board(position, budget, Some(target))
+            .map(|(_, hit)| hit)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::budget::Budget;
     use crate::heap::{Code, HeapGame};
     use crate::solve::NimValues;
     use std::sync::Arc;
@@ -189,6 +871,70 @@ mod tests {
         (5, 5, 0),
         (5, 6, 2),
     ];
+
+    /// The kernel's value of a board, through the narrow or the wide word.
+    fn searched(values: &CramValues, board: &Cells) -> u64 {
+        values.board_value(board, &Budget::unlimited()).unwrap()
+    }
+
+    #[test]
+    fn the_search_agrees_with_published_values() {
+        let values = CramValues::new(Settings::default());
+        for (r, c, v) in IGSOLVE {
+            assert_eq!(
+                searched(&values, &Cram::rectangle(r, c).unwrap()),
+                v,
+                "{r}x{c}"
+            );
+        }
+        // A board of more than 64 cells goes through the 128-bit kernel.
+        let wide = Cram::rectangle(1, 100).unwrap();
+        let mut heap = NimValues::new(HeapGame::new(
+            "dawson",
+            Arc::new(Code::parse("0.07").unwrap()),
+        ));
+        assert_eq!(
+            searched(&values, &wide),
+            heap.nim_value(&vec![100]).unwrap()
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #[test]
+        fn the_search_agrees_with_plain_search(
+            rows in 1usize..=4, cols in 1usize..=4, blocked: u16, threads in 1usize..=2,
+        ) {
+            let board = Cram::rectangle(rows, cols).unwrap().with_bits(!u128::from(blocked));
+            let mut plain = NimValues::new(Plain);
+            let values = CramValues::new(Settings { threads, ..Settings::default() });
+            proptest::prop_assert_eq!(searched(&values, &board), plain.nim_value(&board).unwrap());
+            // The wide kernel agrees too, on the same cells in a frame of 30 columns.
+            let wide = (0..rows).fold(0u128, |b, r| {
+                b | ((board.bits() >> (r * cols)) & ((1 << cols) - 1)) << (r * 30)
+            });
+            let search = NimSearch::new(CramParts::<u128>::new(), Settings::default()).unwrap();
+            let mut parts = Vec::new();
+            search.game().split(wide, rows, 30, &mut |p| parts.push(p));
+            proptest::prop_assert_eq!(
+                search.nim_value(&parts, &Budget::unlimited()).unwrap(),
+                plain.nim_value(&board).unwrap()
+            );
+        }
+
+        #[test]
+        fn reductions_and_keys_keep_values(
+            rows in 1usize..=6, cols in 1usize..=6, blocked: u64, sparse: u64,
+        ) {
+            // Boards of up to 36 cells with many blocked cells: plain search of the raw
+            // regions (no reduction, no symmetry) against the kernel's parts.
+            let board = Cram::rectangle(rows, cols).unwrap().with_bits(!u128::from(blocked & sparse));
+            proptest::prop_assume!(board.len() <= 16);
+            let mut plain = NimValues::new(Plain);
+            let values = CramValues::new(Settings::default());
+            proptest::prop_assert_eq!(searched(&values, &board), plain.nim_value(&board).unwrap());
+        }
+    }
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]

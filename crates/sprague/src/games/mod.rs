@@ -4,6 +4,7 @@
 pub mod amazons;
 pub mod cards;
 pub mod cg;
+pub mod chomp;
 pub mod circle;
 pub mod clobber;
 pub mod coins;
@@ -23,6 +24,7 @@ pub mod median;
 pub mod mnk;
 pub mod moore;
 pub mod nim;
+pub mod node_kayles;
 pub mod octal;
 pub mod queues;
 pub mod quixo;

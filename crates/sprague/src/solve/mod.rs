@@ -4,6 +4,8 @@
 //!   component;
 //! - [`Search`]: outcomes and remoteness by direct search, under normal or misère play (the
 //!   oracle for misère theory and the remoteness of small sums);
+//! - [`nimsearch`]: nim values by search of components plus a nim heap, with pruning, a
+//!   compact transposition table, checkpoints and two threads (Cram, Node Kayles, Chomp);
 //! - [`misere`]: the SJ (Anti-SG) rule for misère sums, with its conditions checked by search;
 //! - [`sum`]: outcome and winning moves of a sum from its parts' values (XOR rule, Smith's rule).
 //! - [`graph`]: explicit game graphs ([`Graph`], the `sprague solve FILE` format, [`explore`]).
@@ -20,6 +22,7 @@ pub mod draws;
 pub mod graph;
 pub mod loopy;
 pub mod misere;
+pub mod nimsearch;
 pub mod report;
 pub mod retrograde;
 pub mod store;

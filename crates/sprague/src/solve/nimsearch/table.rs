@@ -1,0 +1,401 @@
+//! The transposition table of the search: nim values of components by their codes, in 8 bytes
+//! an entry, exact (no false hits), under a memory cap.
+//!
+//! A code of `c + 56` bits (`c`: the log of the number of clusters) is cut into its high 56
+//! bits, stored beside the value, and its low `c` bits, which XORed with a hash of the high
+//! bits pick the cluster: an entry and its cluster give the whole code back (one round of a
+//! Feistel network; the quotienting of Beling's succinct tables). Codes too wide for the table go to a side map.
+//! A cluster is one cache line of eight entries.
+//!
+//! Entries are atomic words, so two threads share the table without locks: every word read
+//! is some complete entry of its cluster. A cluster that is full drops its oldest entry
+//! (first in, first out). Below its cap the table doubles when it is 70% full, or 45% full
+//! once a cluster overflows; threads hold a read lock for stretches of work and let go of it
+//! for the doubling.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, RwLock, RwLockReadGuard};
+
+/// Entries a cluster holds (one cache line).
+const CLUSTER: usize = 8;
+
+/// Bits of the code stored in an entry (the other bits pick the cluster).
+const ID_BITS: u32 = 56;
+
+/// Bytes of one entry.
+pub const ENTRY_BYTES: u64 = 8;
+
+/// The least number of cluster bits (a table of 64 KiB).
+const MIN_CLUSTER_BITS: u32 = 10;
+
+/// A hash of the stored part of a code (a 64-bit mixer).
+#[inline]
+fn scramble(id: u64) -> u64 {
+    let mut z = id.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// One cluster of entries, aligned on a cache line.
+#[repr(C, align(64))]
+struct Cluster([AtomicU64; CLUSTER]);
+
+/// The entries of one size of the table.
+struct Slots {
+    clusters: Box<[Cluster]>,
+    cluster_bits: u32,
+}
+
+/// `n` clusters, allocated zeroed (the pages are only touched when written).
+fn zeroed(n: usize) -> Box<[Cluster]> {
+    let layout =
+        std::alloc::Layout::array::<Cluster>(n).expect("a table that fits the address space");
+    // SAFETY: the layout is non-zero (n ≥ 1 and clusters are 64 bytes); all-zero bytes are a
+    // valid Cluster (atomic words holding 0); the box frees with the same array layout.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<Cluster>();
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
+
+impl Slots {
+    fn new(cluster_bits: u32) -> Slots {
+        Slots {
+            clusters: zeroed(1 << cluster_bits),
+            cluster_bits,
+        }
+    }
+
+    fn entries(&self) -> u64 {
+        (self.clusters.len() * CLUSTER) as u64
+    }
+
+    fn key_bits(&self) -> u32 {
+        self.cluster_bits + ID_BITS
+    }
+
+    /// The cluster and the stored id of a code that fits.
+    #[inline]
+    fn place(&self, code: u128) -> (usize, u64) {
+        let id = (code >> self.cluster_bits) as u64;
+        let cluster = (code as u64 ^ scramble(id)) & ((1 << self.cluster_bits) - 1);
+        (cluster as usize, id)
+    }
+
+    /// The code of an entry's id in a cluster.
+    #[inline]
+    fn code_of(&self, cluster: usize, id: u64) -> u128 {
+        let low = (cluster as u64 ^ scramble(id)) & ((1 << self.cluster_bits) - 1);
+        u128::from(id) << self.cluster_bits | u128::from(low)
+    }
+
+    #[inline]
+    fn fits(&self, code: u128) -> bool {
+        code >> self.key_bits() == 0
+    }
+
+    #[inline]
+    fn get(&self, code: u128) -> Option<u8> {
+        let (cluster, id) = self.place(code);
+        for slot in &self.clusters[cluster].0 {
+            let e = slot.load(Ordering::Relaxed);
+            if e == 0 {
+                return None;
+            }
+            if e >> 8 == id {
+                return Some((e & 0xff) as u8 - 1);
+            }
+        }
+        None
+    }
+
+    /// Stores `value` (at most 254): `Some(true)` when an empty entry was used, `Some(false)`
+    /// when the oldest entry of a full cluster gave way, `None` when the code was there.
+    #[inline]
+    fn put(&self, code: u128, value: u8) -> Option<bool> {
+        let (cluster, id) = self.place(code);
+        let entry = id << 8 | u64::from(value + 1);
+        let cluster = &self.clusters[cluster].0;
+        let mut last = CLUSTER - 1;
+        for (i, slot) in cluster.iter().enumerate() {
+            let e = slot.load(Ordering::Relaxed);
+            if e >> 8 == id && e != 0 {
+                return None;
+            }
+            if e == 0 {
+                last = i;
+                break;
+            }
+        }
+        let was_empty = cluster[last].load(Ordering::Relaxed) == 0;
+        // First in, first out: shift the newer entries down and put this one first.
+        for i in (1..=last).rev() {
+            let moved = cluster[i - 1].load(Ordering::Relaxed);
+            cluster[i].store(moved, Ordering::Relaxed);
+        }
+        cluster[0].store(entry, Ordering::Relaxed);
+        Some(was_empty)
+    }
+
+    /// Every stored (code, value), oldest first within each cluster.
+    fn drain_into(&self, other: &Slots) {
+        for (cluster, slots) in self.clusters.iter().enumerate() {
+            for slot in slots.0.iter().rev() {
+                let e = slot.load(Ordering::Relaxed);
+                if e == 0 {
+                    continue;
+                }
+                other.put(self.code_of(cluster, e >> 8), (e & 0xff) as u8 - 1);
+            }
+        }
+    }
+
+    fn bytes(&self) -> u64 {
+        self.entries() * ENTRY_BYTES
+    }
+}
+
+/// A transposition table of nim values by code, shared by the search threads.
+pub struct Table {
+    slots: RwLock<Slots>,
+    /// Codes too wide for the table's size.
+    wide: Mutex<HashMap<u128, u8>>,
+    /// Entries in use (about: concurrent stores may count twice).
+    filled: AtomicU64,
+    /// A thread found the table too full.
+    grow: AtomicBool,
+    /// The machine or the budget could not give a bigger table.
+    stuck: AtomicBool,
+    max_bytes: u64,
+}
+
+/// Bytes a side-map entry costs, about.
+const WIDE_BYTES: u64 = 40;
+
+impl Table {
+    /// An empty table that grows up to `max_bytes` (at least its least size of 32 KiB).
+    pub fn new(max_bytes: u64) -> Table {
+        Table {
+            slots: RwLock::new(Slots::new(MIN_CLUSTER_BITS)),
+            wide: Mutex::new(HashMap::new()),
+            filled: AtomicU64::new(0),
+            grow: AtomicBool::new(false),
+            stuck: AtomicBool::new(false),
+            max_bytes,
+        }
+    }
+
+    /// A handle for lookups and stores, holding the read lock until dropped.
+    pub fn reader(&self) -> Reader<'_> {
+        Reader {
+            table: self,
+            slots: self.slots.read().unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+
+    /// Whether a thread asked for the table to double.
+    pub fn wants_to_grow(&self) -> bool {
+        self.grow.load(Ordering::Relaxed)
+    }
+
+    /// Doubles the table if a thread asked for it (call with no [`Reader`] held by this
+    /// thread). When the memory left (or the machine's) cannot hold the doubled table, the
+    /// table stays as it is for good: it is a cache, and replaces entries when full.
+    pub fn grow(&self, memory_left: Option<u64>) {
+        let mut slots = self.slots.write().unwrap_or_else(|e| e.into_inner());
+        if !self.grow.swap(false, Ordering::Relaxed) || self.stuck.load(Ordering::Relaxed) {
+            return;
+        }
+        let bigger = slots.bytes() * 2;
+        if bigger > self.max_bytes {
+            return;
+        }
+        // The new table is held beside the old one while entries move.
+        let need = bigger + slots.bytes();
+        let caps = [crate::memory::Cap::Budget(memory_left)];
+        if crate::memory::reserve("the transposition table", need, &caps).is_err() {
+            self.stuck.store(true, Ordering::Relaxed);
+            return;
+        }
+        let next = Slots::new(slots.cluster_bits + 1);
+        slots.drain_into(&next);
+        // Side-map codes that now fit move into the table.
+        let mut wide = self.wide.lock().unwrap_or_else(|e| e.into_inner());
+        wide.retain(|&code, &mut value| {
+            if next.fits(code) {
+                next.put(code, value);
+                false
+            } else {
+                true
+            }
+        });
+        let filled = next
+            .clusters
+            .iter()
+            .flat_map(|c| &c.0)
+            .filter(|e| e.load(Ordering::Relaxed) != 0)
+            .count();
+        self.filled.store(filled as u64, Ordering::Relaxed);
+        *slots = next;
+    }
+
+    /// Bytes the table holds now (entries and side map).
+    pub fn bytes(&self) -> u64 {
+        let slots = self.slots.read().unwrap_or_else(|e| e.into_inner());
+        let wide = self.wide.lock().unwrap_or_else(|e| e.into_inner()).len() as u64;
+        slots.bytes() + wide * WIDE_BYTES
+    }
+
+    /// Entries in use and entries in all (the side map counts on both sides).
+    pub fn fill(&self) -> (u64, u64) {
+        let slots = self.slots.read().unwrap_or_else(|e| e.into_inner());
+        let wide = self.wide.lock().unwrap_or_else(|e| e.into_inner()).len() as u64;
+        (
+            self.filled.load(Ordering::Relaxed) + wide,
+            slots.entries() + wide,
+        )
+    }
+
+    /// The cap on the table's bytes.
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+}
+
+/// Lookups and stores under the table's read lock.
+pub struct Reader<'a> {
+    table: &'a Table,
+    slots: RwLockReadGuard<'a, Slots>,
+}
+
+impl Reader<'_> {
+    /// The value stored for `code`.
+    #[inline]
+    pub fn get(&self, code: u128) -> Option<u8> {
+        if self.slots.fits(code) {
+            self.slots.get(code)
+        } else {
+            self.table
+                .wide
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&code)
+                .copied()
+        }
+    }
+
+    /// Entries in use and entries in all, of the table only.
+    pub fn fill(&self) -> (u64, u64) {
+        (
+            self.table.filled.load(Ordering::Relaxed),
+            self.slots.entries(),
+        )
+    }
+
+    /// Stores `value` for `code` (values above 254 are not stored).
+    #[inline]
+    pub fn put(&self, code: u128, value: u8) {
+        if value == u8::MAX {
+            return;
+        }
+        let table = self.table;
+        if !self.slots.fits(code) {
+            let mut wide = table.wide.lock().unwrap_or_else(|e| e.into_inner());
+            // The side map is a cache too: it stops growing at the cap.
+            if (wide.len() as u64 + 1) * WIDE_BYTES + self.slots.bytes() <= table.max_bytes {
+                wide.insert(code, value);
+            }
+            return;
+        }
+        let stored = self.slots.put(code, value);
+        let filled = match stored {
+            Some(true) => table.filled.fetch_add(1, Ordering::Relaxed) + 1,
+            Some(false) => table.filled.load(Ordering::Relaxed),
+            None => return,
+        };
+        // Double at 70% full, or at 45% once a cluster overflows, while below the cap.
+        let entries = self.slots.entries();
+        let full = if stored == Some(true) { 7 } else { 4 };
+        if filled * 10 > entries * full
+            && self.slots.bytes() * 2 <= table.max_bytes
+            && !table.stuck.load(Ordering::Relaxed)
+        {
+            table.grow.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_give_codes_back() {
+        let slots = Slots::new(12);
+        for code in [
+            0u128,
+            1,
+            2,
+            12345,
+            (1 << 68) - 1,
+            (1 << 65) - 1,
+            0xdead_beef << 40,
+        ] {
+            let (cluster, id) = slots.place(code);
+            assert_eq!(slots.code_of(cluster, id), code);
+        }
+        // Codes that differ in their high bits only spread over the clusters.
+        let clusters: std::collections::HashSet<_> =
+            (0..5000u128).map(|c| slots.place(c << 20).0).collect();
+        assert!(clusters.len() > 2500, "{}", clusters.len());
+    }
+
+    #[test]
+    fn stores_grow_and_keep_values() {
+        let table = Table::new(1 << 30);
+        let n = 200_000u128;
+        for code in 0..n {
+            let reader = table.reader();
+            reader.put(code * 7919, (code % 200) as u8);
+            drop(reader);
+            if table.wants_to_grow() {
+                table.grow(None);
+            }
+        }
+        let reader = table.reader();
+        let found = (0..n)
+            .filter(|&c| reader.get(c * 7919) == Some((c % 200) as u8))
+            .count();
+        // A few may have been dropped by full clusters; none is wrong.
+        assert!(found as u128 > n * 98 / 100, "{found}");
+        for c in 0..n {
+            if let Some(v) = reader.get(c * 7919) {
+                assert_eq!(v, (c % 200) as u8);
+            }
+        }
+        assert_eq!(reader.get(u128::MAX), None);
+        reader.put(u128::MAX, 7);
+        assert_eq!(reader.get(u128::MAX), Some(7));
+    }
+
+    #[test]
+    fn a_capped_table_replaces_and_stays_within_its_cap() {
+        let table = Table::new(1 << 16);
+        for code in 0..100_000u128 {
+            table.reader().put(code, 1);
+            if table.wants_to_grow() {
+                table.grow(None);
+            }
+        }
+        assert!(table.bytes() <= 1 << 16);
+        let hits = (0..100_000u128)
+            .filter(|&c| table.reader().get(c).is_some())
+            .count();
+        assert!(hits <= 8192 && hits > 4000, "{hits}");
+    }
+}
