@@ -31,7 +31,7 @@
 use crate::error::{Error, Result};
 use crate::game::Terminal;
 use crate::progress::Progress;
-use crate::solve::store::{RecordReader, RecordWriter};
+use crate::solve::records::{RecordReader, RecordWriter};
 use crate::solve::tiered::{
     plus_one, process_cpu_seconds, Fold, Levels, Record, Settled, SolveStats, TieredGame, DRAW,
     INVALID, KIND, LOSE, REM, TIE, WIN,

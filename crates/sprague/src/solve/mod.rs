@@ -23,6 +23,7 @@ pub mod graph;
 pub mod loopy;
 pub mod misere;
 pub mod nimsearch;
+mod records;
 pub mod report;
 pub mod retrograde;
 pub mod store;
