@@ -181,7 +181,12 @@ fn node_kayles_values_agree_with_plain_search() {
     assert_eq!(v["nim_value"], 1);
     assert_eq!(
         v["winning_moves"],
-        serde_json::json!([{"move": "take 0", "position": "2:;0,1", "component": 0}])
+        serde_json::json!([{
+            "move": "take 0",
+            "description": "take 0",
+            "position": "2:;0,1",
+            "component": 0
+        }])
     );
 }
 
