@@ -1137,14 +1137,125 @@ mod tests {
         }
     }
 
+    /// Two heaps that never split: take 1, 2 or 5 from either heap or from both. A start
+    /// of (a, b) has about a·b positions below it, all in one component, so the search needs
+    /// that many nodes.
+    #[derive(Clone)]
+    struct Pair;
+    impl Game for Pair {
+        type Position = (u8, u8);
+    }
+    impl Impartial for Pair {
+        fn options(&self, &(a, b): &(u8, u8)) -> Vec<(u8, u8)> {
+            let mut out = Vec::new();
+            for t in [1, 2, 5] {
+                if t <= a {
+                    out.push((a - t, b));
+                }
+                if t <= b {
+                    out.push((a, b - t));
+                }
+                if t <= a && t <= b {
+                    out.push((a - t, b - t));
+                }
+            }
+            out
+        }
+        fn components(&self, &p: &(u8, u8)) -> Vec<(u8, u8)> {
+            if p == (0, 0) {
+                vec![]
+            } else {
+                vec![p]
+            }
+        }
+        fn code(&self, &(a, b): &(u8, u8)) -> Option<u128> {
+            Some(u128::from(a) << 8 | u128::from(b))
+        }
+    }
     #[test]
     fn a_spent_budget_stops_the_search() {
-        let search = NimSearch::new(Keyed(Sub), Settings::default()).unwrap();
+        let settings = Settings {
+            threads: 1,
+            ..Settings::default()
+        };
+        let search = NimSearch::new(Keyed(Pair), settings.clone()).unwrap();
         let budget = Budget::stoppable();
         budget.stop();
-        // Small parts need few nodes; a stopped budget is seen at the next refresh only,
-        // so value a large heap.
-        let e = search.value(&vec![250], &budget);
-        assert!(matches!(e, Err(Error::Stopped(_)) | Ok(_)));
+        // A stopped budget is seen at the next refresh (every REFRESH nodes): (120, 120)
+        // takes more nodes than that, as the fresh search below shows.
+        let e = search.value(&(120, 120), &budget);
+        assert!(matches!(e, Err(Error::Stopped(_))), "{e:?}");
+        let fresh = NimSearch::new(Keyed(Pair), settings).unwrap();
+        assert!(fresh.value(&(120, 120), &Budget::unlimited()).is_ok());
+        assert!(
+            fresh.stats().nodes >= u64::from(REFRESH),
+            "{:?}",
+            fresh.stats()
+        );
+    }
+
+    /// The smallest table (its floor is 128 KiB, 16,384 entries) far below the search's reach
+    /// (about 40,000 positions) still gives exact values: entries are replaced, never
+    /// trusted past their code.
+    #[test]
+    fn a_table_smaller_than_the_game_gives_the_same_values() {
+        let mut plain = NimValues::new(Pair);
+        let settings = Settings {
+            table_bytes: 0,
+            threads: 1,
+            ..Settings::default()
+        };
+        let search = NimSearch::new(Keyed(Pair), settings).unwrap();
+        for (a, b) in [(200, 200), (7, 3), (150, 41), (199, 198)] {
+            let expected = plain.nim_value(&(a, b)).unwrap();
+            let got = search.value(&(a, b), &Budget::unlimited()).unwrap();
+            assert_eq!(got, expected, "({a}, {b})");
+        }
+        let stats = search.stats();
+        assert!(stats.table_bytes <= 256 << 10, "{stats:?}");
+        // More components were searched than the tables have entries (8 bytes each).
+        assert!(stats.nodes > stats.table_bytes / 8, "{stats:?}");
+    }
+
+    /// The checkpoint: a rerun reads the pinned values back and needs fewer nodes for the
+    /// same answer; a damaged file or another game's file is refused.
+    #[test]
+    fn a_checkpoint_resumes_and_a_damaged_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("sprague-nims-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pair.nims");
+        let _ = std::fs::remove_file(&path);
+        let settings = Settings {
+            threads: 1,
+            checkpoint: Some(Checkpoint {
+                path: path.clone(),
+                interval: Duration::from_secs(3600),
+            }),
+            ..Settings::default()
+        };
+        let first = NimSearch::new(Keyed(Pair), settings.clone()).unwrap();
+        let value = first.value(&(160, 160), &Budget::unlimited()).unwrap();
+        let pinned = first.stats().pinned;
+        assert!(pinned > 0, "{:?}", first.stats());
+        first.save().unwrap();
+        let again = NimSearch::new(Keyed(Pair), settings.clone()).unwrap();
+        assert_eq!(again.stats().pinned, pinned);
+        assert_eq!(
+            again.value(&(160, 160), &Budget::unlimited()).unwrap(),
+            value
+        );
+        assert!(
+            again.stats().nodes < first.stats().nodes,
+            "{:?}",
+            again.stats()
+        );
+        // One byte of the payload flipped.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let damaged = NimSearch::new(Keyed(Pair), settings.clone()).err();
+        assert!(matches!(damaged, Some(Error::File(_))), "{damaged:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
