@@ -10,9 +10,13 @@ use std::sync::Arc;
 /// prints the report, the progress and the errors, which every rank agrees on).
 static QUIET: AtomicBool = AtomicBool::new(false);
 
-/// Whether this process is a rank that prints nothing.
+/// Set once rank 0 has printed the error that ends a distributed run ([`Cluster::report`]).
+static REPORTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether this process is a rank that prints nothing, or a rank whose error was printed
+/// already.
 pub fn quiet() -> bool {
-    QUIET.load(Ordering::Relaxed)
+    QUIET.load(Ordering::Relaxed) || REPORTED.load(Ordering::Relaxed)
 }
 
 /// This process's place in an MPI job, while MPI runs (it is finalised when this is dropped).
@@ -34,6 +38,18 @@ impl Cluster {
     /// Whether this is rank 0, the one that prints and writes files.
     pub fn is_root(&self) -> bool {
         self.rank == 0
+    }
+
+    /// Ends a run that failed, while MPI still runs: rank 0 prints the error (every rank has
+    /// the same one) before leaving the job. MPI_Finalize, when the cluster is dropped, waits
+    /// for every rank (Open MPI fences there), so no rank can exit with its code, and have
+    /// mpirun end rank 0, before the message is out. No collective call here: a failure on one
+    /// rank alone must not leave the others waiting.
+    pub fn report(&self, error: &anyhow::Error) {
+        if self.is_root() {
+            eprintln!("sprague: {error:#}");
+            REPORTED.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The worker threads each rank uses by default: the node's cores shared among the

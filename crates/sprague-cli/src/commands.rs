@@ -244,15 +244,18 @@ pub fn run(cli: Cli) -> Result<()> {
         } => Some(Cluster::start()?),
         _ => None,
     };
-    let catalog = catalog(
+    let result = catalog(
         &cli.script,
         &cli.search,
         budget.clone(),
         store_memory,
         cluster.as_ref(),
-    )?;
-    let result = run_command(cli.command, catalog, &budget, cluster.as_ref(), &cli.search);
+    )
+    .and_then(|catalog| run_command(cli.command, catalog, &budget, cluster.as_ref(), &cli.search));
     spinner.clear();
+    if let (Some(cluster), Err(error)) = (&cluster, &result) {
+        cluster.report(error);
+    }
     result
 }
 
