@@ -1162,7 +1162,7 @@ pub static ENTRIES: &[Entry] = &[
         spec: "cram:RxC",
         params: "optional R×C: the empty board of R rows and C columns, when no board is given (at most 128 cells)",
         position: "a board as for domineering, rows joined by | (or /): . empty, # blocked (e.g. '...|.#.|...')",
-        summary: "Cram: place a domino on two empty adjacent cells, either way (impartial Domineering); the player who cannot loses; each region is valued once up to the board's symmetries, by search of the region plus a nim heap (faster than igsolve; see --search-memory); moves read (1,1)-(1,2)",
+        summary: "Cram: place a domino on two empty adjacent cells, either way (impartial Domineering); the player who cannot loses; each region is valued once up to the board's symmetries, by search of the region plus a nim heap (tables capped by --search-memory); moves read (1,1)-(1,2)",
         example: "cram ...|.#.|...",
         examples: &["cram:3x4", "cram '....|.#..|....'"],
         kind: Kind::Impartial,

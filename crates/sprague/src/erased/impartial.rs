@@ -440,43 +440,15 @@ where
         if let Some(known) = self.shared.game.misere_sj(&self.position) {
             return known;
         }
-        let cached = self
-            .shared
-            .sj
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&self.position)
-            .copied();
-        if let Some(ok) = cached {
-            return ok;
-        }
-        let ok = misere::conditions_hold(&mut self.shared.values(), &self.position);
-        self.shared
-            .sj
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(self.position.clone(), ok);
-        ok
+        remembered(&self.shared.sj, &self.position, || {
+            misere::conditions_hold(&mut self.shared.values(), &self.position)
+        })
     }
 
     fn misere_zeros_terminal(&self) -> bool {
-        let cached = self
-            .shared
-            .zeros
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&self.position)
-            .copied();
-        if let Some(ok) = cached {
-            return ok;
-        }
-        let ok = misere::zeros_are_terminal(&mut self.shared.values(), &self.position);
-        self.shared
-            .zeros
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(self.position.clone(), ok);
-        ok
+        remembered(&self.shared.zeros, &self.position, || {
+            misere::zeros_are_terminal(&mut self.shared.values(), &self.position)
+        })
     }
 
     fn explain(&self) -> Option<String> {
@@ -491,4 +463,26 @@ where
     fn budget(&self) -> &Budget {
         &self.shared.budget
     }
+}
+
+/// The answer kept in `memo` for `position`, else `compute`'s, kept (the lock is not held
+/// while it computes).
+fn remembered<P: Clone + Eq + std::hash::Hash>(
+    memo: &Mutex<HashMap<P, bool>>,
+    position: &P,
+    compute: impl FnOnce() -> bool,
+) -> bool {
+    let known = memo
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(position)
+        .copied();
+    if let Some(answer) = known {
+        return answer;
+    }
+    let answer = compute();
+    memo.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(position.clone(), answer);
+    answer
 }
