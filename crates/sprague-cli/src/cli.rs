@@ -355,6 +355,10 @@ pub enum Command {
         /// Worker threads for the sparse-space engine: 1 or 2 (default: 2 when available).
         #[arg(long, value_name = "N")]
         threads: Option<String>,
+        /// Force one instruction-set path of the sparse-space engine (auto, portable, avx2,
+        /// avx512), to compare paths on one machine.
+        #[arg(long, value_name = "PATH", hide = true)]
+        simd: Option<String>,
     },
     /// Compute until the nim sequence's period is certified by a proven bound, or N is reached.
     #[command(after_help = "Example:\n  sprague period kayles --json")]
@@ -372,6 +376,14 @@ pub enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// Worker threads for the sparse-space engine (take-and-break codes with splits): 1 or
+        /// 2 (default: 2 when available).
+        #[arg(long, value_name = "N")]
+        threads: Option<String>,
+        /// Force one instruction-set path of the sparse-space engine (auto, portable, avx2,
+        /// avx512), to compare paths on one machine.
+        #[arg(long, value_name = "PATH", hide = true)]
+        simd: Option<String>,
     },
     /// Conway's genus g^{γ0γ1…} of single heaps 0..=N of a heap game, each tame or wild.
     #[command(after_help = GENUS_HELP)]

@@ -92,6 +92,28 @@ fn parse_simd(simd: Option<String>) -> Result<sprague::simd::Simd> {
     })
 }
 
+/// The sparse-space engine's threads (1 or 2; both cores when the machine has two) and
+/// instruction-set path from `--threads` and `--simd` (the engine refuses a path this CPU does
+/// not run).
+fn engine_options(
+    threads: Option<String>,
+    simd: Option<String>,
+) -> Result<sprague::heap::rare::Options> {
+    let threads = match threads {
+        Some(t) => match number(&t, "--threads")? {
+            t @ 1..=2 => t as usize,
+            t => return Err(bad(format!("--threads must be 1 or 2, got {t}"))),
+        },
+        None => std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
+    };
+    let simd = parse_simd(simd)?;
+    Ok(sprague::heap::rare::Options {
+        threads,
+        simd,
+        ..sprague::heap::rare::Options::DEFAULT
+    })
+}
+
 /// The catalog with the settings of this command line: the store of the environment (holding
 /// at most `store_memory` bytes of solutions in memory), the script caps of the flags, the
 /// search's settings, the budget, and the MPI job of `solve --distributed`.
@@ -341,26 +363,17 @@ fn run_command(
             checkpoint,
             checkpoint_interval,
             threads,
+            simd,
         } => {
             if no_header && format != TableFormat::Csv {
                 return Err(bad("--no-header goes with --format csv"));
             }
             let to = number(&to, "--to")?;
-            let default_threads =
-                std::thread::available_parallelism().map_or(1, |n| n.get().min(2));
-            let threads = match threads {
-                Some(t) => match number(&t, "--threads")? {
-                    t @ 1..=2 => t as usize,
-                    t => return Err(bad(format!("--threads must be 1 or 2, got {t}"))),
-                },
-                None => default_threads,
-            };
             let (name, heap) = catalog.heap_game(&game)?;
             let asked_for_engine = checkpoint.is_some();
             let mut options = sprague::heap::rare::Options {
-                threads,
                 checkpoint,
-                ..Default::default()
+                ..engine_options(threads, simd)?
             };
             if let Some(seconds) = checkpoint_interval {
                 if !(seconds.is_finite() && (0.0..=1e9).contains(&seconds)) {
@@ -387,10 +400,17 @@ fn run_command(
                 (format == TableFormat::Csv).then_some(!no_header),
             )
         }
-        Command::Period { game, max, json } => {
+        Command::Period {
+            game,
+            max,
+            json,
+            threads,
+            simd,
+        } => {
             let max = number(&max, "--max")?;
+            let engine = engine_options(threads, simd)?;
             let (name, heap) = catalog.heap_game(&game)?;
-            let search: PeriodSearch = heap.period(max, &Bar::new(budget))?;
+            let search: PeriodSearch = heap.period_with(max, &engine, &Bar::new(budget))?;
             output::period(&name, &search, json)
         }
         Command::Genus { game, to, json } => {

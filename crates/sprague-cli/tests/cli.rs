@@ -194,6 +194,65 @@ fn bench_nimber_refuses_unknown_and_unavailable_paths() {
     }
 }
 
+/// `table` and `period` take the engine's threads and (hidden) instruction-set path: every path
+/// this CPU runs, on one thread or two, gives the same values and the same certified period.
+#[test]
+fn table_and_period_give_the_same_answer_on_every_path_and_thread_count() {
+    let reference = sprague(&["table", "0.16", "--to", "3000", "--format", "csv"]);
+    assert_eq!(reference.code, 0, "{}", reference.stderr);
+    let period = sprague_json(&["period", "0.16", "--max", "600000", "--json"]);
+    assert_eq!(period["period"], 149459, "{period}");
+    assert_eq!(period["preperiod"], 105351, "{period}");
+    for path in ["portable", "avx2", "avx512"] {
+        for threads in ["1", "2"] {
+            let table = sprague(&[
+                "table",
+                "0.16",
+                "--to",
+                "3000",
+                "--format",
+                "csv",
+                "--simd",
+                path,
+                "--threads",
+                threads,
+            ]);
+            let run = sprague(&[
+                "period",
+                "0.16",
+                "--max",
+                "600000",
+                "--json",
+                "--simd",
+                path,
+                "--threads",
+                threads,
+            ]);
+            if table.code == 2 {
+                assert!(table
+                    .stderr
+                    .contains(&format!("does not run the {path} path")));
+                assert_eq!(run.code, 2, "{}", run.stderr);
+                continue;
+            }
+            assert_eq!(
+                table.stdout, reference.stdout,
+                "--simd {path} --threads {threads}"
+            );
+            let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+            assert_eq!(json, period, "--simd {path} --threads {threads}");
+        }
+    }
+    assert_bad_input(
+        &["period", "0.16", "--threads", "3"],
+        "--threads must be 1 or 2",
+    );
+    assert_bad_input(
+        &["table", "0.6", "--to", "9", "--simd", "sse9"],
+        "unknown SIMD path",
+    );
+}
+
 #[test]
 fn bench_octal_compares_checksums_with_the_peer() {
     // Without the peer: sprague's figures, and a note that the peer is missing.

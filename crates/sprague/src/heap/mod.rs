@@ -59,6 +59,18 @@ pub trait HeapValues: Send + Sync {
     /// Computes until periodicity is certified or heap size `max` is reached.
     fn period(&self, max: u64, progress: &dyn Progress) -> Result<PeriodSearch>;
 
+    /// [`HeapValues::period`] with the long-run engine's settings (its threads and
+    /// instruction-set path; the other fields are ignored) for take-and-break codes that it
+    /// computes. Other games ignore them.
+    fn period_with(
+        &self,
+        max: u64,
+        _engine: &rare::Options,
+        progress: &dyn Progress,
+    ) -> Result<PeriodSearch> {
+        self.period(max, progress)
+    }
+
     /// G(0..=to) by the long-run engine for take-and-break codes (the sparse-space method of
     /// [`rare`], with threads and checkpoints), or `None` when this game is not such a code.
     fn long_table(

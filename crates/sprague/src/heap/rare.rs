@@ -109,17 +109,23 @@ pub struct Options {
     pub simd: Simd,
 }
 
+impl Options {
+    /// One thread, no checkpoint (one every minute when a file is given), the best path of
+    /// this CPU, every value to `to`.
+    pub const DEFAULT: Options = Options {
+        threads: 1,
+        checkpoint: None,
+        checkpoint_interval: Duration::from_secs(60),
+        stop_after: None,
+        naive_only: false,
+        until_period: false,
+        simd: Simd::Auto,
+    };
+}
+
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            threads: 1,
-            checkpoint: None,
-            checkpoint_interval: Duration::from_secs(60),
-            stop_after: None,
-            naive_only: false,
-            until_period: false,
-            simd: Simd::Auto,
-        }
+        Options::DEFAULT
     }
 }
 

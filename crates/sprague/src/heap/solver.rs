@@ -52,6 +52,7 @@ impl State {
         bounds: Option<MoveBounds>,
         growth: Growth,
         until_period: bool,
+        engine: &super::rare::Options,
         progress: &dyn Progress,
     ) -> Result<()> {
         match (growth, self.table.rules().code()) {
@@ -61,6 +62,8 @@ impl State {
                     .map_err(|_| Error::Limit(format!("a table to {to} does not fit in memory")))?;
                 let options = super::rare::Options {
                     until_period,
+                    threads: engine.threads,
+                    simd: engine.simd,
                     ..super::rare::Options::default()
                 };
                 let run = super::rare::run(&code, to, &options, progress)?;
@@ -78,6 +81,9 @@ impl State {
         Ok(())
     }
 }
+
+/// The sparse engine's settings for values computed on demand.
+const DEFAULT_ENGINE: super::rare::Options = super::rare::Options::DEFAULT;
 
 /// One heap game's values, computed once and shared by every heap of the game: the table grows
 /// on demand, and a certified period, once found, answers any heap up to 2^64 − 1. Rules with a
@@ -178,7 +184,14 @@ impl HeapSolver {
                     // Say what heap n itself would take.
                     return Err(self.memory_check(n, n).err().unwrap_or(e));
                 }
-                st.grow(to, self.bounds, self.growth, false, &self.budget)?;
+                st.grow(
+                    to,
+                    self.bounds,
+                    self.growth,
+                    false,
+                    &DEFAULT_ENGINE,
+                    &self.budget,
+                )?;
                 continue;
             }
             if len > self.auto_limit || (self.bounds.is_none() && n > self.auto_limit) {
@@ -204,6 +217,7 @@ impl HeapSolver {
                 self.bounds,
                 self.growth,
                 false,
+                &DEFAULT_ENGINE,
                 &self.budget,
             )?;
         }
@@ -372,7 +386,7 @@ impl HeapValues for HeapSolver {
         }
         let mut st = self.lock();
         if st.table.len() <= to {
-            st.grow(to, None, self.growth, false, progress)?;
+            st.grow(to, None, self.growth, false, &DEFAULT_ENGINE, progress)?;
         }
         let values = &st.table.values()[..=to as usize];
         let period = self.bounds.and_then(|b| find_period(values, b));
@@ -404,6 +418,15 @@ impl HeapValues for HeapSolver {
     }
 
     fn period(&self, max: u64, progress: &dyn Progress) -> Result<PeriodSearch> {
+        self.period_with(max, &DEFAULT_ENGINE, progress)
+    }
+
+    fn period_with(
+        &self,
+        max: u64,
+        engine: &super::rare::Options,
+        progress: &dyn Progress,
+    ) -> Result<PeriodSearch> {
         if let Some(p) = self.rules.known_period() {
             return Ok(if p.certified_at <= max {
                 PeriodSearch::Certified(p)
@@ -433,14 +456,14 @@ impl HeapValues for HeapSolver {
                 // One run to `max` that stops at the first certified period (the engine looks
                 // at every doubling of its table, so this costs at most about twice the table
                 // to the certificate).
-                st.grow(max, Some(bounds), self.growth, true, progress)?;
+                st.grow(max, Some(bounds), self.growth, true, engine, progress)?;
                 if st.period.is_none() {
                     return Ok(PeriodSearch::NotCertified { checked_to: max });
                 }
                 continue;
             }
             let next = (len + len / 8).max(FIRST_STEP).min(max.saturating_add(1));
-            st.grow(next - 1, Some(bounds), self.growth, false, progress)?;
+            st.grow(next - 1, Some(bounds), self.growth, false, engine, progress)?;
         }
     }
 }
