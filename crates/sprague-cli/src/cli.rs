@@ -361,7 +361,9 @@ pub enum Command {
         simd: Option<String>,
     },
     /// Compute until the nim sequence's period is certified by a proven bound, or N is reached.
-    #[command(after_help = "Example:\n  sprague period kayles --json")]
+    #[command(
+        after_help = "Examples:\n  sprague period kayles --json\n  sprague period 0.16 --checkpoint 016.ckpt"
+    )]
     Period {
         /// The heap game.
         game: String,
@@ -380,6 +382,12 @@ pub enum Command {
         /// 2 (default: 2 when available).
         #[arg(long, value_name = "N")]
         threads: Option<String>,
+        /// Keep a checkpoint in FILE and resume from it (take-and-break codes with splits).
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<std::path::PathBuf>,
+        /// Seconds between checkpoints (default 60).
+        #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
+        checkpoint_interval: Option<f64>,
         /// Force one instruction-set path of the sparse-space engine (auto, portable, avx2,
         /// avx512), to compare paths on one machine.
         #[arg(long, value_name = "PATH", hide = true)]

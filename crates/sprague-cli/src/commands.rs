@@ -92,12 +92,14 @@ fn parse_simd(simd: Option<String>) -> Result<sprague::simd::Simd> {
     })
 }
 
-/// The sparse-space engine's threads (1 or 2; both cores when the machine has two) and
-/// instruction-set path from `--threads` and `--simd` (the engine refuses a path this CPU does
-/// not run).
+/// The sparse-space engine's settings from `--threads` (1 or 2; both cores when the machine
+/// has two), `--simd` (the engine refuses a path this CPU does not run), `--checkpoint` and
+/// `--checkpoint-interval`.
 fn engine_options(
     threads: Option<String>,
     simd: Option<String>,
+    checkpoint: Option<std::path::PathBuf>,
+    interval: Option<f64>,
 ) -> Result<sprague::heap::rare::Options> {
     let threads = match threads {
         Some(t) => match number(&t, "--threads")? {
@@ -107,10 +109,24 @@ fn engine_options(
         None => std::thread::available_parallelism().map_or(1, |n| n.get().min(2)),
     };
     let simd = parse_simd(simd)?;
+    let defaults = sprague::heap::rare::Options::DEFAULT;
+    let checkpoint_interval = match interval {
+        Some(seconds) if seconds.is_finite() && (0.0..=1e9).contains(&seconds) => {
+            std::time::Duration::from_secs_f64(seconds)
+        }
+        Some(seconds) => {
+            return Err(bad(format!(
+                "--checkpoint-interval must be a number of seconds, got {seconds}"
+            )))
+        }
+        None => defaults.checkpoint_interval,
+    };
     Ok(sprague::heap::rare::Options {
         threads,
         simd,
-        ..sprague::heap::rare::Options::DEFAULT
+        checkpoint,
+        checkpoint_interval,
+        ..defaults
     })
 }
 
@@ -371,18 +387,7 @@ fn run_command(
             let to = number(&to, "--to")?;
             let (name, heap) = catalog.heap_game(&game)?;
             let asked_for_engine = checkpoint.is_some();
-            let mut options = sprague::heap::rare::Options {
-                checkpoint,
-                ..engine_options(threads, simd)?
-            };
-            if let Some(seconds) = checkpoint_interval {
-                if !(seconds.is_finite() && (0.0..=1e9).contains(&seconds)) {
-                    return Err(bad(format!(
-                        "--checkpoint-interval must be a number of seconds, got {seconds}"
-                    )));
-                }
-                options.checkpoint_interval = std::time::Duration::from_secs_f64(seconds);
-            }
+            let options = engine_options(threads, simd, checkpoint, checkpoint_interval)?;
             let bar = Bar::new(budget);
             let table = match heap.long_table(to, &options, &bar) {
                 Some(table) => table?,
@@ -406,9 +411,11 @@ fn run_command(
             json,
             threads,
             simd,
+            checkpoint,
+            checkpoint_interval,
         } => {
             let max = number(&max, "--max")?;
-            let engine = engine_options(threads, simd)?;
+            let engine = engine_options(threads, simd, checkpoint, checkpoint_interval)?;
             let (name, heap) = catalog.heap_game(&game)?;
             let search: PeriodSearch = heap.period_with(max, &engine, &Bar::new(budget))?;
             output::period(&name, &search, json)

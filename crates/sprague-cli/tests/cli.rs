@@ -492,34 +492,15 @@ fn play_a_whole_game_of_tic_tac_toe_through_stdin_and_never_win() {
     }
 }
 
-#[test]
-fn a_killed_table_run_resumes_from_its_checkpoint_with_identical_values() {
+/// Starts `args` with a checkpoint in `checkpoint` written every 50 ms, and kills the process
+/// once the file exists.
+fn run_until_a_checkpoint_then_kill(args: &[&str], checkpoint: &std::path::Path) {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
-    let dir = std::env::temp_dir().join(format!("sprague-ckpt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let checkpoint = dir.join("treblecross.ckpt");
-    let checkpoint_text = checkpoint.to_str().expect("utf-8 path");
-    let args = [
-        "table",
-        "0.007",
-        "--to",
-        "120000",
-        "--format",
-        "csv",
-        "--threads",
-        "1",
-    ];
-
-    // Start a run that checkpoints often, and kill it once a checkpoint exists.
     let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
         .args(args)
-        .args([
-            "--checkpoint",
-            checkpoint_text,
-            "--checkpoint-interval",
-            "0.05",
-        ])
+        .args(["--checkpoint", checkpoint.to_str().expect("utf-8 path")])
+        .args(["--checkpoint-interval", "0.05"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -534,6 +515,25 @@ fn a_killed_table_run_resumes_from_its_checkpoint_with_identical_values() {
         checkpoint.exists(),
         "a checkpoint was written before the kill"
     );
+}
+
+#[test]
+fn a_killed_table_run_resumes_from_its_checkpoint_with_identical_values() {
+    let dir = std::env::temp_dir().join(format!("sprague-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let checkpoint = dir.join("treblecross.ckpt");
+    let checkpoint_text = checkpoint.to_str().expect("utf-8 path");
+    let args = [
+        "table",
+        "0.007",
+        "--to",
+        "120000",
+        "--format",
+        "csv",
+        "--threads",
+        "1",
+    ];
+    run_until_a_checkpoint_then_kill(&args, &checkpoint);
 
     // Resuming must give exactly the values of an uninterrupted run.
     let resumed = sprague(&[&args[..], &["--checkpoint", checkpoint_text]].concat());
@@ -551,6 +551,46 @@ fn a_killed_table_run_resumes_from_its_checkpoint_with_identical_values() {
     assert_bad_input(
         &[&args[..], &["--checkpoint", checkpoint_text]].concat(),
         "checkpoint",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `period` keeps a checkpoint too: a killed search for 0.16's period (certified only at
+/// n = 509,621) resumes to the same certificate, and games off the long-run engine refuse one.
+#[test]
+fn a_killed_period_search_resumes_from_its_checkpoint_to_the_same_certificate() {
+    let dir = std::env::temp_dir().join(format!("sprague-period-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let checkpoint = dir.join("0.16.ckpt");
+    let checkpoint_text = checkpoint.to_str().expect("utf-8 path");
+    let args = [
+        "period",
+        "0.16",
+        "--max",
+        "600000",
+        "--json",
+        "--threads",
+        "1",
+    ];
+    run_until_a_checkpoint_then_kill(&args, &checkpoint);
+    let resumed = sprague(&[&args[..], &["--checkpoint", checkpoint_text]].concat());
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let fresh = sprague(&args);
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    assert_eq!(resumed.stdout, fresh.stdout);
+    let json: serde_json::Value = serde_json::from_str(&fresh.stdout).unwrap();
+    assert_eq!(json["period"], 149459, "{json}");
+    // The finished search saved its table: a rerun reads it and agrees.
+    let again = sprague(&[&args[..], &["--checkpoint", checkpoint_text]].concat());
+    assert_eq!(again.stdout, fresh.stdout, "{}", again.stderr);
+    std::fs::write(&checkpoint, b"garbage").expect("write");
+    assert_bad_input(
+        &[&args[..], &["--checkpoint", checkpoint_text]].concat(),
+        "checkpoint",
+    );
+    assert_bad_input(
+        &["period", "sub:1,3,4", "--checkpoint", checkpoint_text],
+        "take-and-break code with splits",
     );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -59,15 +59,19 @@ pub trait HeapValues: Send + Sync {
     /// Computes until periodicity is certified or heap size `max` is reached.
     fn period(&self, max: u64, progress: &dyn Progress) -> Result<PeriodSearch>;
 
-    /// [`HeapValues::period`] with the long-run engine's settings (its threads and
-    /// instruction-set path; the other fields are ignored) for take-and-break codes that it
-    /// computes. Other games ignore them.
+    /// [`HeapValues::period`] with the long-run engine's settings (threads, instruction-set
+    /// path, checkpoint file and interval; the other fields are ignored) for take-and-break
+    /// codes that it computes. Other games ignore the threads and the path, and refuse a
+    /// checkpoint.
     fn period_with(
         &self,
         max: u64,
-        _engine: &rare::Options,
+        engine: &rare::Options,
         progress: &dyn Progress,
     ) -> Result<PeriodSearch> {
+        if engine.checkpoint.is_some() {
+            return Err(no_checkpoint());
+        }
         self.period(max, progress)
     }
 
@@ -87,6 +91,15 @@ pub trait HeapValues: Send + Sync {
     fn heap_rules(&self) -> Option<std::sync::Arc<dyn HeapRules>> {
         None
     }
+}
+
+/// The refusal of a checkpoint for a game that the long-run engine does not compute.
+fn no_checkpoint() -> crate::Error {
+    crate::Error::Unsupported(
+        "a checkpoint needs a take-and-break code with splits (such as 0.6, 0.007 or 0.16), \
+         which the long-run engine computes"
+            .into(),
+    )
 }
 
 mod code;

@@ -64,6 +64,8 @@ impl State {
                     until_period,
                     threads: engine.threads,
                     simd: engine.simd,
+                    checkpoint: engine.checkpoint.clone(),
+                    checkpoint_interval: engine.checkpoint_interval,
                     ..super::rare::Options::default()
                 };
                 let run = super::rare::run(&code, to, &options, progress)?;
@@ -427,6 +429,9 @@ impl HeapValues for HeapSolver {
         engine: &super::rare::Options,
         progress: &dyn Progress,
     ) -> Result<PeriodSearch> {
+        if engine.checkpoint.is_some() && self.growth != Growth::Sparse {
+            return Err(super::no_checkpoint());
+        }
         if let Some(p) = self.rules.known_period() {
             return Ok(if p.certified_at <= max {
                 PeriodSearch::Certified(p)
