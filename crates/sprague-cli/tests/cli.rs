@@ -495,12 +495,17 @@ fn play_a_whole_game_of_tic_tac_toe_through_stdin_and_never_win() {
 /// Starts `args` with a checkpoint in `checkpoint` written every 50 ms, and kills the process
 /// once the file exists.
 fn run_until_a_checkpoint_then_kill(args: &[&str], checkpoint: &std::path::Path) {
+    let path = checkpoint.to_str().expect("utf-8 path");
+    let flags = ["--checkpoint", path, "--checkpoint-interval", "0.05"];
+    run_with_flags_until_a_file_then_kill(&[args, &flags[..]].concat(), checkpoint);
+}
+
+/// Starts `args` and kills the process once `file` exists.
+fn run_with_flags_until_a_file_then_kill(args: &[&str], checkpoint: &std::path::Path) {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
         .args(args)
-        .args(["--checkpoint", checkpoint.to_str().expect("utf-8 path")])
-        .args(["--checkpoint-interval", "0.05"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -592,6 +597,36 @@ fn a_killed_period_search_resumes_from_its_checkpoint_to_the_same_certificate() 
         &["period", "sub:1,3,4", "--checkpoint", checkpoint_text],
         "take-and-break code with splits",
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--search-checkpoint`: a search of Cram 5×7 killed once its checkpoint exists resumes to
+/// the same answer as an uninterrupted run, and a damaged checkpoint is refused.
+#[test]
+fn a_killed_search_resumes_from_its_checkpoint_with_the_same_answer() {
+    let dir = std::env::temp_dir().join(format!("sprague-search-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let checkpoint = dir.join("cram.nims");
+    let path = checkpoint.to_str().expect("utf-8 path");
+    let args = ["value", "cram:5x7", "--json"];
+    let flags = [
+        "--search-checkpoint",
+        path,
+        "--search-checkpoint-interval",
+        "1",
+    ];
+    let with_checkpoint = [&args[..], &flags[..]].concat();
+    run_with_flags_until_a_file_then_kill(&with_checkpoint, &checkpoint);
+    let resumed = sprague(&with_checkpoint);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let fresh = sprague(&args);
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    assert_eq!(resumed.stdout, fresh.stdout);
+    let json: serde_json::Value = serde_json::from_str(&fresh.stdout).unwrap();
+    // Cram 5×7 has nim value 1 (igsolve finds the same).
+    assert_eq!(json["nim_value"], 1, "{json}");
+    std::fs::write(&checkpoint, b"garbage").expect("write");
+    assert_bad_input(&with_checkpoint, "not a sprague file");
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -285,10 +285,14 @@ impl Write for Writer {
     }
 }
 
-/// The temporary name a file is written under before it is renamed to `path`.
+/// The temporary name a file is written under before it is renamed to `path`: unique to this
+/// process and to this write, so that two writers of one path (other processes, or threads of
+/// this one) never write into each other's temporary file.
 fn temporary(path: &Path) -> PathBuf {
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.tmp", std::process::id()));
+    name.push(format!(".{}.{write}.tmp", std::process::id()));
     path.with_file_name(name)
 }
 

@@ -540,7 +540,11 @@ impl TierFiles<'_> {
         let Ok(entries) = std::fs::read_dir(self.dir) else {
             return;
         };
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        // `<pid>.<write>` as `file::write` names them now, or `<pid>` as it did before.
+        let digits = |s: &str| {
+            let number = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+            s.split('.').count() <= 2 && s.split('.').all(number)
+        };
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(rest) = name
@@ -550,7 +554,7 @@ impl TierFiles<'_> {
             else {
                 continue;
             };
-            // `<stem>.sdb.<pid>` or `<stem>.tier-<K>.part.<pid>`, as `file::write` names them.
+            // `<stem>.sdb.<pid>[.<write>]` or `<stem>.tier-<K>.part.<pid>[.<write>]`.
             let ours = match rest.strip_prefix(".sdb.") {
                 Some(pid) => digits(pid),
                 None => rest
@@ -1352,7 +1356,7 @@ mod tests {
         // Temporary files of a write that a kill interrupted.
         let stale = [
             format!("{}.4242.tmp", file_name(spec)),
-            format!("{}.77.tmp", tier_file_name(spec, 2)),
+            format!("{}.77.3.tmp", tier_file_name(spec, 2)),
         ];
         for name in &stale {
             std::fs::write(dir.join(name), b"half a file").unwrap();

@@ -581,6 +581,15 @@ impl<S: SplitGame> NimSearch<S> {
     /// # Errors
     /// [`Error::File`] when it cannot be written.
     pub fn save(&self) -> Result<()> {
+        let mut last = self.last_save.lock().unwrap_or_else(|e| e.into_inner());
+        self.write_checkpoint()?;
+        *last = Instant::now();
+        Ok(())
+    }
+
+    /// Writes the checkpoint, if there is one; the caller holds `last_save`, so that two
+    /// threads never write it at once.
+    fn write_checkpoint(&self) -> Result<()> {
         let Some(checkpoint) = &self.settings.checkpoint else {
             return Ok(());
         };
@@ -614,7 +623,6 @@ impl<S: SplitGame> NimSearch<S> {
                 Ok(())
             },
         )?;
-        *self.last_save.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         Ok(())
     }
 
@@ -831,14 +839,17 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
             self.tables.small = Some(search.small.reader());
         }
         if let Some(checkpoint) = &search.settings.checkpoint {
-            let due = search
-                .last_save
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .elapsed()
-                >= checkpoint.interval;
-            if due {
-                search.save()?;
+            // The thread that holds the clock saves; the other goes on searching.
+            let last = match search.last_save.try_lock() {
+                Ok(last) => Some(last),
+                Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+                Err(std::sync::TryLockError::WouldBlock) => None,
+            };
+            if let Some(mut last) = last {
+                if last.elapsed() >= checkpoint.interval {
+                    search.write_checkpoint()?;
+                    *last = Instant::now();
+                }
             }
         }
         Ok(())
