@@ -17,6 +17,8 @@ POSITIONS = [
     "ruler 3 5 9",
     "mock-turtles 2 5 9",
     "cram ...|.#.|...",
+    "cram:4x5 + chomp 4 4 3 1",
+    "node-kayles 5:0-1,1-2,2-3,3-4,4-0 + nim 2",
     "mnk:3,3,3 x...o....",
     "domineering:2x3 + nim 1",
     "cg '{2|1||0}+^'",
