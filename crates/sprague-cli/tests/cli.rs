@@ -492,20 +492,21 @@ fn play_a_whole_game_of_tic_tac_toe_through_stdin_and_never_win() {
     }
 }
 
-/// Starts `args` with a checkpoint in `checkpoint` written every 50 ms, and kills the process
-/// once the file exists.
-fn run_until_a_checkpoint_then_kill(args: &[&str], checkpoint: &std::path::Path) {
-    let path = checkpoint.to_str().expect("utf-8 path");
-    let flags = ["--checkpoint", path, "--checkpoint-interval", "0.05"];
-    run_with_flags_until_a_file_then_kill(&[args, &flags[..]].concat(), checkpoint);
-}
-
-/// Starts `args` and kills the process once `file` exists.
-fn run_with_flags_until_a_file_then_kill(args: &[&str], checkpoint: &std::path::Path) {
+/// Runs `args` with `flags` (which keep a checkpoint in `checkpoint`) and kills the process once
+/// the checkpoint exists; then checks that the same command resumes to the output of an
+/// uninterrupted run, and that a damaged checkpoint is refused with a message holding
+/// `refusal`. Returns that output.
+fn assert_a_killed_run_resumes(
+    args: &[&str],
+    flags: &[&str],
+    checkpoint: &std::path::Path,
+    refusal: &str,
+) -> String {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
+    let with_checkpoint = [args, flags].concat();
     let mut child = Command::new(env!("CARGO_BIN_EXE_sprague"))
-        .args(args)
+        .args(&with_checkpoint)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -520,43 +521,45 @@ fn run_with_flags_until_a_file_then_kill(args: &[&str], checkpoint: &std::path::
         checkpoint.exists(),
         "a checkpoint was written before the kill"
     );
+    let resumed = sprague(&with_checkpoint);
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let fresh = sprague(args);
+    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
+    assert!(
+        resumed.stdout == fresh.stdout,
+        "the resumed run's output differs from a fresh run's: {args:?}"
+    );
+    // The finished run saved its state: a rerun reads it and agrees.
+    assert!(sprague(&with_checkpoint).stdout == fresh.stdout);
+    // A corrupt checkpoint is refused, not trusted.
+    std::fs::write(checkpoint, b"garbage").expect("write");
+    assert_bad_input(&with_checkpoint, refusal);
+    fresh.stdout
+}
+
+/// A fresh directory for one test's checkpoint files.
+fn checkpoint_dir(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sprague-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
 }
 
 #[test]
 fn a_killed_table_run_resumes_from_its_checkpoint_with_identical_values() {
-    let dir = std::env::temp_dir().join(format!("sprague-ckpt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = checkpoint_dir("table-ckpt");
     let checkpoint = dir.join("treblecross.ckpt");
-    let checkpoint_text = checkpoint.to_str().expect("utf-8 path");
-    let args = [
-        "table",
-        "0.007",
-        "--to",
-        "120000",
-        "--format",
-        "csv",
+    let path = checkpoint.to_str().expect("utf-8 path");
+    let args = ["table", "0.007", "--to", "120000", "--format", "csv"];
+    let flags = [
         "--threads",
         "1",
+        "--checkpoint",
+        path,
+        "--checkpoint-interval",
+        "0.05",
     ];
-    run_until_a_checkpoint_then_kill(&args, &checkpoint);
-
-    // Resuming must give exactly the values of an uninterrupted run.
-    let resumed = sprague(&[&args[..], &["--checkpoint", checkpoint_text]].concat());
-    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
-    let fresh = sprague(&args);
-    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
-    assert_eq!(resumed.stdout.lines().count(), 120_002);
-    assert!(
-        resumed.stdout == fresh.stdout,
-        "resumed values differ from a fresh run"
-    );
-
-    // A corrupt checkpoint is refused, not trusted.
-    std::fs::write(&checkpoint, b"garbage").expect("write");
-    assert_bad_input(
-        &[&args[..], &["--checkpoint", checkpoint_text]].concat(),
-        "checkpoint",
-    );
+    let values = assert_a_killed_run_resumes(&args, &flags, &checkpoint, "checkpoint");
+    assert_eq!(values.lines().count(), 120_002);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -564,48 +567,33 @@ fn a_killed_table_run_resumes_from_its_checkpoint_with_identical_values() {
 /// n = 509,621) resumes to the same certificate, and games off the long-run engine refuse one.
 #[test]
 fn a_killed_period_search_resumes_from_its_checkpoint_to_the_same_certificate() {
-    let dir = std::env::temp_dir().join(format!("sprague-period-ckpt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = checkpoint_dir("period-ckpt");
     let checkpoint = dir.join("0.16.ckpt");
-    let checkpoint_text = checkpoint.to_str().expect("utf-8 path");
-    let args = [
-        "period",
-        "0.16",
-        "--max",
-        "600000",
-        "--json",
+    let path = checkpoint.to_str().expect("utf-8 path");
+    let args = ["period", "0.16", "--max", "600000", "--json"];
+    let flags = [
         "--threads",
         "1",
+        "--checkpoint",
+        path,
+        "--checkpoint-interval",
+        "0.05",
     ];
-    run_until_a_checkpoint_then_kill(&args, &checkpoint);
-    let resumed = sprague(&[&args[..], &["--checkpoint", checkpoint_text]].concat());
-    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
-    let fresh = sprague(&args);
-    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
-    assert_eq!(resumed.stdout, fresh.stdout);
-    let json: serde_json::Value = serde_json::from_str(&fresh.stdout).unwrap();
+    let report = assert_a_killed_run_resumes(&args, &flags, &checkpoint, "checkpoint");
+    let json: serde_json::Value = serde_json::from_str(&report).unwrap();
     assert_eq!(json["period"], 149459, "{json}");
-    // The finished search saved its table: a rerun reads it and agrees.
-    let again = sprague(&[&args[..], &["--checkpoint", checkpoint_text]].concat());
-    assert_eq!(again.stdout, fresh.stdout, "{}", again.stderr);
-    std::fs::write(&checkpoint, b"garbage").expect("write");
     assert_bad_input(
-        &[&args[..], &["--checkpoint", checkpoint_text]].concat(),
-        "checkpoint",
-    );
-    assert_bad_input(
-        &["period", "sub:1,3,4", "--checkpoint", checkpoint_text],
+        &["period", "sub:1,3,4", "--checkpoint", path],
         "take-and-break code with splits",
     );
     std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `--search-checkpoint`: a search of Cram 5×7 killed once its checkpoint exists resumes to
-/// the same answer as an uninterrupted run, and a damaged checkpoint is refused.
+/// the same answer as an uninterrupted run (its two threads save it in turn).
 #[test]
 fn a_killed_search_resumes_from_its_checkpoint_with_the_same_answer() {
-    let dir = std::env::temp_dir().join(format!("sprague-search-ckpt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = checkpoint_dir("search-ckpt");
     let checkpoint = dir.join("cram.nims");
     let path = checkpoint.to_str().expect("utf-8 path");
     let args = ["value", "cram:5x7", "--json"];
@@ -615,18 +603,10 @@ fn a_killed_search_resumes_from_its_checkpoint_with_the_same_answer() {
         "--search-checkpoint-interval",
         "1",
     ];
-    let with_checkpoint = [&args[..], &flags[..]].concat();
-    run_with_flags_until_a_file_then_kill(&with_checkpoint, &checkpoint);
-    let resumed = sprague(&with_checkpoint);
-    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
-    let fresh = sprague(&args);
-    assert_eq!(fresh.code, 0, "{}", fresh.stderr);
-    assert_eq!(resumed.stdout, fresh.stdout);
-    let json: serde_json::Value = serde_json::from_str(&fresh.stdout).unwrap();
+    let report = assert_a_killed_run_resumes(&args, &flags, &checkpoint, "not a sprague file");
+    let json: serde_json::Value = serde_json::from_str(&report).unwrap();
     // Cram 5×7 has nim value 1 (igsolve finds the same).
     assert_eq!(json["nim_value"], 1, "{json}");
-    std::fs::write(&checkpoint, b"garbage").expect("write");
-    assert_bad_input(&with_checkpoint, "not a sprague file");
     std::fs::remove_dir_all(&dir).ok();
 }
 

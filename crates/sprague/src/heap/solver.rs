@@ -186,14 +186,7 @@ impl HeapSolver {
                     // Say what heap n itself would take.
                     return Err(self.memory_check(n, n).err().unwrap_or(e));
                 }
-                st.grow(
-                    to,
-                    self.bounds,
-                    self.growth,
-                    false,
-                    &DEFAULT_ENGINE,
-                    &self.budget,
-                )?;
+                self.grow_for_query(&mut st, to)?;
                 continue;
             }
             if len > self.auto_limit || (self.bounds.is_none() && n > self.auto_limit) {
@@ -214,15 +207,20 @@ impl HeapSolver {
             } else {
                 n.saturating_add(1).max(len + len / 4)
             };
-            st.grow(
-                next.min(self.auto_limit + 1) - 1,
-                self.bounds,
-                self.growth,
-                false,
-                &DEFAULT_ENGINE,
-                &self.budget,
-            )?;
+            self.grow_for_query(&mut st, next.min(self.auto_limit + 1) - 1)?;
         }
+    }
+
+    /// Grows the table to `to` for a query, within the solver's budget.
+    fn grow_for_query(&self, st: &mut State, to: u64) -> Result<()> {
+        st.grow(
+            to,
+            self.bounds,
+            self.growth,
+            false,
+            &DEFAULT_ENGINE,
+            &self.budget,
+        )
     }
 
     /// Whether the sparse engine's table to `to`, grown for heap `n`, fits the memory budget
