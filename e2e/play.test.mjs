@@ -156,3 +156,58 @@ test("every view fits a phone-sized window without sideways scrolling", async ()
     assert.ok(scroll <= width, `${view} is ${scroll} px wide in a ${width} px window`);
   }
 });
+
+test("explore explains why: a sum's XOR in binary, a closed form, a winning line", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`${server.url}#explore`);
+  // The page opens on kayles 10 + nim 3: nim values 2 and 3, XOR 1, and what to do with each part.
+  await page.waitForSelector("#explore-why:not([hidden])");
+  let why = await page.locator("#explore-why-text").textContent();
+  assert.match(why, /kayles 10 +2 = 10\n/);
+  assert.match(why, /nim 3 +3 = 11\n/);
+  assert.match(why, /XOR = 01 = 1\n/);
+  assert.match(why, /part 2 \(nim 3\): 3 XOR 1 = 2 < 3: move it to a position of nim value 2/);
+  // Wythoff: the closed form with this position's numbers.
+  await page.fill("#explore-game", "wythoff");
+  await page.fill("#explore-position", "4 5");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("wythoff 4 5"));
+  why = await page.locator("#explore-why-text").textContent();
+  assert.match(why, /k = 5 − 4 = 1/);
+  assert.match(why, /the P-position with smaller heap 4 is \(4, 7\)/);
+  // A strong-solved board: the winning line, move by move.
+  await page.fill("#explore-game", "mnk:3,3,3");
+  await page.fill("#explore-position", "xx.oo....");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("perfect play"));
+  why = await page.locator("#explore-why-text").textContent();
+  assert.match(why, /a win for the player to move in 1 moves/);
+  assert.match(why, /1\. c3 +\(win for the player making it; the game ends\)/);
+  assert.deepEqual(errors, []);
+});
+
+test("a new game clears the last game's status", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}#play`);
+  await page.waitForSelector("#play-board .board button[data-move]");
+  // The engine opens: the status names its move; a new game forgets it.
+  await page.click("#play-engine");
+  await page.waitForFunction(() => document.getElementById("play-status").textContent.startsWith("The engine played"));
+  await page.click("#play-new");
+  await page.waitForFunction(() => document.getElementById("play-status").textContent === "Your move.");
+  assert.equal(await page.locator("#play-board .board button.x").count(), 0);
+  // A game won at once: nim 1, take the heap; then a new game is not over.
+  await page.selectOption("#play-preset", "custom");
+  await page.fill("#play-game", "nim");
+  await page.fill("#play-position", "1");
+  await page.click("#play-new");
+  await page.waitForSelector('#play-moves button[data-move="1 -> 0"]');
+  await page.click('#play-moves button[data-move="1 -> 0"]');
+  await page.waitForFunction(() => document.getElementById("play-status").textContent === "Game over: you win!");
+  assert.equal(await page.locator("#play-status").getAttribute("data-result"), "you");
+  await page.click("#play-new");
+  await page.waitForFunction(() => document.getElementById("play-status").textContent === "Your move.");
+  assert.equal(await page.locator("#play-status").getAttribute("data-result"), "");
+});

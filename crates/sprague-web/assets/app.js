@@ -105,11 +105,14 @@ async function explore() {
   };
   if ($("explore-misere").checked) params.misere = "1";
   explored.selected = null;
+  $("explore-why").hidden = true;
+  explored.whyFor = params;
   if (isPartizan(params)) {
     try {
       const [report, moves] = await Promise.all([api("value", params), api("moves", params)]);
       renderPartizan(report, moves, params);
       showError("explore-error", null);
+      showWhy(params);
     } catch (error) {
       $("explore-result").hidden = true;
       showError("explore-error", error);
@@ -120,6 +123,7 @@ async function explore() {
     const answer = await api("play", params);
     showError("explore-error", null);
     renderExplore(answer.state, params);
+    showWhy(params);
   } catch (error) {
     if (error.status === 422) {
       // Too many moves to rate one by one (a huge heap): the value report still answers.
@@ -127,6 +131,7 @@ async function explore() {
         const report = await api("value", params);
         showError("explore-error", null);
         renderValueOnly(report, params, error.message);
+        showWhy(params);
         return;
       } catch (second) {
         error = second;
@@ -137,7 +142,27 @@ async function explore() {
   }
 }
 
-const explored = { state: null, params: null, selected: null };
+const explored = { state: null, params: null, selected: null, whyFor: null };
+
+/**
+ * The "Why" panel: the explanation `sprague value --explain` prints, as the library words it
+ * (a sum's XOR in binary, a closed form with its numbers, or the winning line with remoteness).
+ */
+async function showWhy(params) {
+  const box = $("explore-why");
+  box.hidden = true;
+  let report;
+  try {
+    report = await api("value", { ...params, explain: "1" });
+  } catch {
+    return; // the analysis above already answered; no explanation within the limits
+  }
+  if (explored.whyFor !== params) return; // the user moved on meanwhile
+  const lines = report.explanation || [];
+  if (lines.length === 0) return;
+  $("explore-why-text").textContent = lines.join("\n");
+  box.hidden = false;
+}
 
 /** The catalog entry of a spec, by its name. */
 function entryOf(spec) {
@@ -422,6 +447,11 @@ function push(state, humanToMove) {
 
 async function newGame() {
   const { game, position } = selectedGame();
+  // Forget the last game at once: its status ("Game over", the engine's last move) and board.
+  play.history = [];
+  play.state = null;
+  play.lastReply = null;
+  play.result = "";
   const answer = await request({ game, position });
   if (answer) {
     play.history = [];
@@ -475,7 +505,10 @@ function undo() {
 
 function statusText() {
   const state = play.state;
-  if (!state) return "";
+  if (!state) {
+    play.result = "";
+    return play.busy ? "Starting a new game…" : "";
+  }
   const turn = current().humanToMove;
   if (state.over) {
     play.result = state.outcome === "D" ? "tie" : (state.outcome === "P") === turn ? "engine" : "you";
