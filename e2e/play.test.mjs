@@ -211,3 +211,30 @@ test("a new game clears the last game's status", async () => {
   await page.waitForFunction(() => document.getElementById("play-status").textContent === "Your move.");
   assert.equal(await page.locator("#play-status").getAttribute("data-result"), "");
 });
+
+test("a misspelt game name gets 'did you mean' and a button that fixes it", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}#explore`);
+  await page.waitForSelector("#explore-moves tbody tr");
+  await page.fill("#explore-game", "kaylse");
+  await page.fill("#explore-position", "7 + nmi 3");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForSelector("#explore-error:not([hidden]) button.did-you-mean");
+  let text = await page.locator("#explore-error").textContent();
+  assert.match(text, /unknown game 'kaylse'; did you mean 'kayles'\?/);
+  assert.doesNotMatch(text, /sprague catalog/);
+  assert.equal(await page.locator("#explore-error button.did-you-mean").textContent(), "Use kayles");
+  // The button puts the catalog's name in, and the next misspelling is caught in turn.
+  await page.click("#explore-error button.did-you-mean");
+  await page.waitForFunction(() => document.getElementById("explore-error").textContent.includes("did you mean 'nim'?"));
+  assert.equal(await page.inputValue("#explore-game"), "kayles");
+  await page.click("#explore-error button.did-you-mean");
+  await page.waitForFunction(() => document.getElementById("explore-error").hidden);
+  assert.equal(await page.inputValue("#explore-position"), "7 + nim 3");
+  await page.waitForFunction(() => document.getElementById("explore-summary").textContent.includes("nim value"));
+  // A forgotten '+' between two games says so.
+  await page.fill("#explore-position", "7 nim 3");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-error").textContent.includes("did you forget a '+' before 'nim'?"));
+  assert.equal(await page.locator("#explore-error button").count(), 0);
+});

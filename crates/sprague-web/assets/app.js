@@ -11,19 +11,50 @@ async function api(path, params) {
   if (!response.ok) {
     const error = new Error(body.error || `the server answered ${response.status}`);
     error.status = response.status;
+    error.didYouMean = body.did_you_mean;
     throw error;
   }
   return body;
 }
 
+/** The input fields of each view's error box, and how to run the view again. */
+const retries = {
+  "explore-error": { fields: ["explore-game", "explore-position"], run: () => explore() },
+  "play-error": { fields: ["play-game", "play-position"], run: () => newGame() },
+  "sequences-error": { fields: ["sequences-game"], run: () => plotSequence() },
+};
+
+/**
+ * Shows an error under a view (or hides the box). An unknown game name near a catalog name
+ * gets a button that puts the catalog's name in its place and runs the view again.
+ */
 function showError(id, error) {
   const box = $(id);
-  if (error) {
-    box.textContent = error.message || String(error);
-    box.hidden = false;
-  } else {
+  if (!error) {
     box.hidden = true;
+    return;
   }
+  box.replaceChildren(error.message || String(error));
+  const near = error.didYouMean;
+  const retry = retries[id];
+  if (near && retry) {
+    const rename = (word) =>
+      word.toLowerCase() === near.typed.toLowerCase() || word.toLowerCase().startsWith(`${near.typed.toLowerCase()}:`)
+        ? near.game + word.slice(near.typed.length)
+        : word;
+    const button = element("button", {
+      type: "button",
+      class: "did-you-mean",
+      text: `Use ${near.game}`,
+      onclick: () => {
+        for (const field of retry.fields) $(field).value = $(field).value.split(" ").map(rename).join(" ");
+        if (id === "play-error" && $("play-preset").value !== "custom") $("play-preset").value = "custom";
+        retry.run();
+      },
+    });
+    box.append(" ", button);
+  }
+  box.hidden = false;
 }
 
 function element(tag, attributes = {}, children = []) {

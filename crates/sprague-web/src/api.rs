@@ -48,6 +48,7 @@ pub(crate) fn routes(state: AppState) -> axum::Router {
             ApiError {
                 status: axum::http::StatusCode::NOT_FOUND,
                 message: "no such page; the API is under /api/ (catalog, value, moves, table, period, genus, quotient, play)".into(),
+                did_you_mean: None,
             }
         })
         .with_state(state)

@@ -155,6 +155,31 @@ async fn bad_input_answers_400_with_a_message() {
         "did you mean 'kayles'?",
     )
     .await;
+    // The suggestion comes as data too, for the page's "Use kayles" button; the page's user
+    // is pointed to the catalog menu, not to a command they cannot run.
+    let (_, _, body) = get("/api/play?game=nim&position=3+%2B+domineerign:3x3").await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        answer["did_you_mean"],
+        json!({"typed": "domineerign", "game": "domineering"})
+    );
+    let message = answer["error"].as_str().unwrap();
+    assert!(
+        message.contains("unknown game 'domineerign:3x3'; did you mean 'domineering'?"),
+        "{message}"
+    );
+    assert!(!message.contains("sprague catalog"), "{message}");
+    let (_, _, body) = get("/api/value?game=chess&position=").await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer.get("did_you_mean"), None, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("catalog menu"));
+    assert_error(
+        limits(),
+        "/api/value?game=kayles&position=3+nim+4",
+        bad,
+        "did you forget a '+' before 'nim'?",
+    )
+    .await;
     assert_error(limits(), "/api/value", bad, "missing parameter 'game'").await;
     // A missing position is refused; an empty one is the empty sum, as on the command line.
     assert_error(
