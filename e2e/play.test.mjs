@@ -53,10 +53,22 @@ test("the engine never loses a game of tic-tac-toe played by clicking", async ()
     const pieces = await page.locator("#play-board .board button.x, #play-board .board button.o").count();
     assert.ok(pieces >= 5, `game ${i + 1} ended after ${pieces} moves`);
   }
-  // The value chart has one point a move and was drawn.
-  const chart = await page.locator("#play-chart").evaluate((img) => ({ src: img.src, width: img.naturalWidth }));
-  assert.match(chart.src, /history\.svg\?points=t9/);
-  assert.ok(chart.width > 0, "the chart did not load");
+  // The visual value history of the last game (the engine opened): from the first player's
+  // side, a tie at remoteness 9 at the start (a yellow pair, mirrored about the draw column),
+  // one row a position.
+  await page.waitForFunction(() => document.querySelector("#play-chart svg")?.querySelectorAll("circle").length > 0);
+  const chart = await page.locator("#play-chart").evaluate((box) => ({
+    points: box.dataset.points,
+    rows: new Set([...box.querySelectorAll("circle")].map((c) => c.dataset.row)).size,
+    start: [...box.querySelectorAll('circle[data-row="0"]')].map((c) => [c.dataset.value, c.dataset.level, Number(c.getAttribute("cx"))]),
+    width: Number(box.querySelector("svg").getAttribute("width")),
+  }));
+  assert.match(chart.points, /^t9,/);
+  assert.equal(chart.rows, chart.points.split(",").length);
+  assert.equal(chart.start.length, 2);
+  assert.deepEqual(chart.start.map(([v, l]) => v + l), ["t9", "t9"]);
+  assert.ok(Math.abs(chart.start[0][2] + chart.start[1][2] - chart.width) < 1, `not mirrored: ${JSON.stringify(chart)}`);
+  assert.match(await page.locator("#play-facts").textContent(), /^First player: the engine\./);
   mkdirSync(path.join(root, "e2e", "artifacts"), { recursive: true });
   await page.screenshot({ path: path.join(root, "e2e", "artifacts", "tic-tac-toe.png"), fullPage: true });
   assert.deepEqual(errors, []);
@@ -237,4 +249,49 @@ test("a misspelt game name gets 'did you mean' and a button that fixes it", asyn
   await page.click("#explore-form button[type=submit]");
   await page.waitForFunction(() => document.getElementById("explore-error").textContent.includes("did you forget a '+' before 'nim'?"));
   assert.equal(await page.locator("#explore-error button").count(), 0);
+});
+
+test("the value history keeps the first player's side, with remoteness for heap games", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`${server.url}#play`);
+  await page.waitForSelector("#play-board .board button[data-move]");
+  await page.selectOption("#play-preset", "nim|3 4 5");
+  await page.waitForSelector('#play-moves button[data-move="3 -> 1"]');
+  // Nim 3 4 5: the first player (you) wins in 11; take heap 1 to 1, the winning move.
+  await page.waitForFunction(() => document.getElementById("play-chart").dataset.points === "w11");
+  await page.click('#play-moves button[data-move="3 -> 1"]');
+  await page.waitForFunction(() => document.getElementById("play-chart").dataset.points?.split(",").length === 3);
+  const chart = await page.locator("#play-chart").evaluate((box) => ({
+    points: box.dataset.points.split(","),
+    circles: [...box.querySelectorAll("circle")].map((c) => ({ value: c.dataset.value, level: c.dataset.level, x: Number(c.getAttribute("cx")) })),
+    lines: [...box.querySelectorAll("line.move-line")].map((l) => l.getAttribute("stroke")),
+    labels: [...box.querySelectorAll("text.move")].map((t) => t.querySelector("title").textContent),
+    width: Number(box.querySelector("svg").getAttribute("width")),
+  }));
+  // Every point is the first player's win with its remoteness, so all sit on the left, each
+  // nearer the edge than the one before (remoteness 11, then 10, then fewer).
+  assert.equal(chart.points[0], "w11");
+  assert.equal(chart.points[1], "w10");
+  assert.match(chart.points[2], /^w\d+$/);
+  assert.ok(chart.circles.every((c) => c.value === "w" && c.x < chart.width / 2), JSON.stringify(chart));
+  assert.ok(chart.circles[0].x > chart.circles[1].x && chart.circles[1].x > chart.circles[2].x, JSON.stringify(chart.circles));
+  // Your move won (green); the engine's reply, into a position you win, lost for it (dark red).
+  assert.deepEqual(chart.lines, ["#1e8e3e", "#8b1a1a"]);
+  assert.equal(chart.labels[0], "start");
+  assert.equal(chart.labels[1], "1. heap 1: 3 → 1");
+  assert.match(chart.labels[2], /^2\. heap \d: /);
+  assert.match(await page.locator("#play-facts").textContent(), /^First player: you\. With perfect play the first player wins \(remoteness \d+\)\.$/);
+  assert.equal(await page.locator("#play-chart-note").textContent(), "");
+  // A scored game: the margin, for the first player; its remoteness is not known: hollow points.
+  await page.selectOption("#play-preset", "custom");
+  await page.fill("#play-game", "ends:1");
+  await page.fill("#play-position", "3 9 1 2");
+  await page.click("#play-new");
+  await page.waitForFunction(() => document.getElementById("play-chart").dataset.points === "w");
+  assert.match(await page.locator("#play-facts").textContent(), /Score: the first player wins by 7\./);
+  assert.match(await page.locator("#play-chart-note").textContent(), /remoteness of some positions here is not known/);
+  assert.equal(await page.locator('#play-chart circle[fill="#fff"]').count(), 1);
+  assert.deepEqual(errors, []);
 });

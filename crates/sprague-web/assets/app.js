@@ -294,6 +294,7 @@ function renderSummary(state) {
   if (state.nim_value !== null && state.nim_value !== undefined) facts.push(["nim value", state.nim_value]);
   if (state.value !== undefined) facts.push(["value", state.value]);
   if (state.remoteness !== null && state.remoteness !== undefined) facts.push(["remoteness", state.remoteness]);
+  if (state.draw_level !== undefined && state.draw_level !== null) facts.push(["draw level", state.draw_level]);
   for (const [name, value] of facts) {
     summary.append(element("span", {}, [`${name} `, element("span", { class: "big", text: String(value) })]));
   }
@@ -435,17 +436,54 @@ const play = {
   selected: null,
 };
 
-/** The game's value for the human at a state: a letter and a level for the chart. */
-function historyPoint(state, humanToMove) {
-  let letter;
-  if (state.outcome === "D") letter = state.remoteness !== null && state.remoteness !== undefined ? "t" : "d";
-  else letter = (state.outcome === "N") === humanToMove ? "w" : "l";
-  const level = state.remoteness ?? state.nim_value;
-  return letter + (level === null || level === undefined ? "" : String(level));
+/**
+ * The value of the position after `moves` moves for the player who moved first (the chart
+ * keeps that one point of view): a letter (w, l, t, d) and the remoteness, or a draw's level.
+ * The API's outcome is for the player to move, who is the first player after an even number of
+ * moves.
+ */
+function historyPoint(state, moves) {
+  const known = (x) => x !== null && x !== undefined;
+  if (state.outcome === "D") {
+    const tie = state.draw_kind === "tie" || (state.draw_kind === undefined && known(state.remoteness));
+    if (tie) return `t${known(state.remoteness) ? state.remoteness : ""}`;
+    return `d${known(state.draw_level) ? state.draw_level : ""}`;
+  }
+  const firstToMove = moves % 2 === 0;
+  const letter = (state.outcome === "N") === firstToMove ? "w" : "l";
+  return letter + (known(state.remoteness) ? String(state.remoteness) : "");
 }
 
-function chartAxis() {
-  return play.history.some((h) => h.state.remoteness !== null && h.state.remoteness !== undefined) ? "remoteness" : "nim";
+/** Who moved first, in words. */
+function firstPlayer() {
+  return play.history.length > 0 && !play.history[0].humanToMove ? "the engine" : "you";
+}
+
+/** The position now for the first player: who wins and in how many moves, a draw's level, a
+ * scored game's margin. */
+function factsText() {
+  const state = play.state;
+  if (!state) return "";
+  const moves = play.history.length - 1;
+  const forFirst = moves % 2 === 0 ? 1 : -1;
+  const parts = [`First player: ${firstPlayer()}.`];
+  if (state.outcome === "D") {
+    if (state.draw_kind === "loop" || state.draw_level !== undefined) {
+      parts.push(`A draw: neither player can force a win${state.draw_level !== undefined ? ` (draw level ${state.draw_level})` : ""}.`);
+    } else {
+      parts.push(`A tie with perfect play${state.remoteness !== null ? `, ${state.remoteness} moves to the end` : ""}.`);
+    }
+  } else {
+    const firstWins = (state.outcome === "N") === (forFirst === 1);
+    const who = firstWins ? "the first player" : "the second player";
+    const r = state.remoteness !== null && state.remoteness !== undefined ? ` (remoteness ${state.remoteness})` : "";
+    parts.push(`With perfect play ${who} wins${r}.`);
+  }
+  if (state.value !== undefined) {
+    const margin = forFirst * state.value;
+    parts.push(margin === 0 ? "Score: level." : `Score: the first player ${margin > 0 ? "wins" : "loses"} by ${Math.abs(margin)}.`);
+  }
+  return parts.join(" ");
 }
 
 function selectedGame() {
@@ -470,8 +508,8 @@ async function request(params) {
   }
 }
 
-function push(state, humanToMove) {
-  play.history.push({ state, humanToMove, point: historyPoint(state, humanToMove) });
+function push(state, humanToMove, label) {
+  play.history.push({ state, humanToMove, label, point: historyPoint(state, play.history.length) });
   play.state = state;
   play.selected = null;
 }
@@ -495,7 +533,7 @@ async function humanMove(m) {
   if (play.busy || !play.state || play.state.over || !current().humanToMove) return;
   const after = await request({ game: m.game, position: m.next });
   if (!after) return renderPlay();
-  push(after.state, false);
+  push(after.state, false, m.label);
   renderPlay();
   if (!after.state.over) await engineMove();
 }
@@ -506,8 +544,7 @@ async function engineMove() {
   const answer = await request({ game: state.game, position: state.text, engine: "1" });
   if (answer) {
     current().humanToMove = false;
-    current().point = historyPoint(current().state, false);
-    push(answer.state, true);
+    push(answer.state, true, answer.reply.label);
     play.lastReply = answer.reply.label;
   }
   renderPlay();
@@ -524,10 +561,7 @@ function undo() {
     play.history.pop();
     if (current().humanToMove) break;
   }
-  if (play.history.length === 1 && !current().humanToMove) {
-    current().humanToMove = true;
-    current().point = historyPoint(current().state, true);
-  }
+  if (play.history.length === 1 && !current().humanToMove) current().humanToMove = true;
   play.state = current().state;
   play.selected = null;
   play.lastReply = null;
@@ -680,8 +714,31 @@ function renderPlay() {
     }
   }
   for (const m of listed) moves.append(moveButton(m));
+  $("play-facts").textContent = factsText();
+  drawHistory();
+}
+
+/**
+ * The visual value history, drawn by the server for the chart's width and put in the page
+ * (so its points keep their tooltips).
+ */
+async function drawHistory() {
   const points = play.history.map((h) => h.point).join(",");
-  $("play-chart").src = `/api/plot/history.svg?${new URLSearchParams({ points, y: chartAxis() })}`;
+  const moves = play.history.slice(1).map((h) => h.label ?? "").join("\n");
+  const box = $("play-chart");
+  const width = Math.max(320, Math.min(1600, Math.floor(box.clientWidth || 640)));
+  const query = new URLSearchParams({ points, moves, width: String(width) }).toString();
+  if (box.dataset.query === query) return;
+  box.dataset.query = query;
+  const response = await fetch(`/api/plot/history.svg?${query}`);
+  if (!response.ok || box.dataset.query !== query) return;
+  box.innerHTML = await response.text();
+  box.dataset.points = points;
+  const unknown = play.history.some((h) => /^[wlt]$/.test(h.point));
+  const note = play.history.map((h) => h.state.remoteness_note).find((n) => n);
+  $("play-chart-note").textContent = unknown
+    ? `The remoteness of some positions here is not known${note ? ` (${note})` : " (the library gives none for this game)"}: their points are hollow, half way along their side.`
+    : "";
 }
 
 // ---------------------------------------------------------------- sequences
@@ -729,6 +786,7 @@ $("play-undo").addEventListener("click", undo);
 $("play-hint").addEventListener("click", () => { play.hint = !play.hint; renderPlay(); });
 $("sequences-form").addEventListener("submit", (event) => { event.preventDefault(); plotSequence(); });
 window.addEventListener("hashchange", showView);
+window.addEventListener("resize", () => { if (play.state) drawHistory(); });
 
 loadCatalog().catch((error) => showError("explore-error", error));
 showView();

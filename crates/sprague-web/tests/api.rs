@@ -441,10 +441,21 @@ async fn plots_are_svg() {
     assert!(body.contains("preperiod 71"));
     assert!(body.contains("one period (12)"));
     let (status, content_type, body) =
-        get("/api/plot/history.svg?points=t9,t8,w5,w3,l1,d&y=remoteness").await;
+        get("/api/plot/history.svg?points=t9,t8,w5,w3,l1,d2&moves=b2%0Aa1%0Ac3&width=390").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(content_type, "image/svg+xml");
     assert!(body.contains("remoteness"));
+    assert!(
+        body.contains(r#"width="390""#),
+        "drawn at the width asked for"
+    );
+    assert_eq!(
+        body.matches("<circle ").count(),
+        2 + 2 + 1 + 1 + 1 + 1,
+        "a tie is a pair of points"
+    );
+    assert!(body.contains("3. c3"), "the moves label the rows");
+    assert!(body.contains("level 2"), "a draw shows its draw level");
 }
 
 #[tokio::test]
