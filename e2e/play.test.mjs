@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { root, startServer, startBrowser, playBoard } from "./harness.mjs";
+import { root, startServer, startBrowser, playBoard, settled } from "./harness.mjs";
 
 let server;
 let browser;
@@ -151,22 +151,65 @@ test("exploring a misère sum of heaps shows the game's misère quotient", async
   assert.deepEqual(errors, []);
 });
 
-test("every view fits a phone-sized window without sideways scrolling", async () => {
-  const page = await browser.context.newPage();
-  await page.setViewportSize({ width: 375, height: 812 });
-  for (const [view, ready] of [
-    ["explore", "#explore-moves tbody tr"],
-    ["play", "#play-board .board button"],
-    ["sequences", "#sequences-result:not([hidden])"],
-  ]) {
-    await page.goto(`${server.url}#${view}`);
-    await page.waitForSelector(ready);
-    const { scroll, width } = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      width: window.innerWidth,
+test("desktop and phone: every view fits without sideways scrolling; screenshots saved", async () => {
+  const artifacts = path.join(root, "e2e", "artifacts");
+  mkdirSync(artifacts, { recursive: true });
+  const errors = [];
+  for (const [size, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]]) {
+    // A fresh page a size: going to another view of the same page only changes its hash.
+    const page = await browser.context.newPage();
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.setViewportSize(viewport);
+    const fits = async (view) => {
+      const { scroll, width } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        width: window.innerWidth,
+      }));
+      assert.ok(scroll <= width, `${view} is ${scroll} px wide in a ${width} px window`);
+    };
+    // Explore with its Why panel (the page opens on kayles 10 + nim 3).
+    await page.goto(`${server.url}#explore`);
+    await page.waitForSelector("#explore-why:not([hidden])");
+    assert.match(await page.locator("#explore-why-text").textContent(), /XOR = 01 = 1/);
+    await fits("explore");
+    await page.screenshot({ path: path.join(artifacts, `explore-why-${size}.png`), fullPage: true });
+    // Play: tic-tac-toe, x in the centre, the engine's reply, x in a corner; the chart drawn for
+    // the width it is shown at.
+    await page.goto(`${server.url}#play`);
+    await page.waitForSelector('#play-board .board button[data-cell="b2"][data-move]');
+    await page.click('#play-board .board button[data-cell="b2"]');
+    await settled(page);
+    await page.locator("#play-board .board button[data-move]").first().click();
+    await settled(page);
+    await page.waitForFunction(() => document.getElementById("play-chart").dataset.points?.split(",").length === 5);
+    const chart = await page.locator("#play-chart").evaluate((box) => ({
+      drawn: Number(box.querySelector("svg").getAttribute("width")),
+      shown: box.clientWidth,
     }));
-    assert.ok(scroll <= width, `${view} is ${scroll} px wide in a ${width} px window`);
+    assert.ok(Math.abs(chart.drawn - chart.shown) <= 1, `chart drawn ${chart.drawn} px wide, shown at ${chart.shown}`);
+    await fits("play");
+    await page.screenshot({ path: path.join(artifacts, `play-chart-${size}.png`), fullPage: true });
+    // Sequences: the plot is drawn at the width it is shown at, so it is not shrunk.
+    await page.goto(`${server.url}#sequences`);
+    await page.waitForFunction(() => document.getElementById("sequences-plot").naturalWidth > 0);
+    const plot = await page.locator("#sequences-plot").evaluate((img) => ({
+      asked: Number(new URL(img.src).searchParams.get("width")),
+      natural: img.naturalWidth,
+      shown: img.getBoundingClientRect().width,
+    }));
+    assert.ok(plot.asked >= 320 && Math.abs(plot.natural - plot.shown) <= 1, `plot ${JSON.stringify(plot)}`);
+    assert.equal(plot.natural, plot.asked);
+    // The title and the summary are whole: nothing of them is cut off at the right.
+    const clipped = await page.evaluate(() =>
+      [...document.querySelectorAll("#sequences-summary, header h1, nav a")]
+        .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > window.innerWidth)
+        .map((e) => e.id || e.textContent),
+    );
+    assert.deepEqual(clipped, []);
+    await fits("sequences");
+    await page.screenshot({ path: path.join(artifacts, `sequences-${size}.png`), fullPage: true });
   }
+  assert.deepEqual(errors, []);
 });
 
 test("explore explains why: a sum's XOR in binary, a closed form, a winning line", async () => {

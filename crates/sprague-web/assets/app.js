@@ -69,9 +69,12 @@ function element(tag, attributes = {}, children = []) {
   return node;
 }
 
-/** Colours a node by a move's value for the mover, paler the longer the game lasts. */
+/**
+ * Colours a node by a move's value for the mover as GamesmanUni does (win green, tie yellow,
+ * draw blue, lose dark red), paler the longer the game lasts.
+ */
 function shade(node, value, remoteness, longest) {
-  const kind = value === "tie" ? "draw" : value;
+  const kind = { tie: "draw", draw: "loop" }[value] ?? value;
   node.classList.add(`value-${kind}`, "shaded");
   const r = remoteness ?? 0;
   const alpha = longest > 0 ? 1 - 0.55 * (r / longest) : 1;
@@ -761,7 +764,11 @@ async function plotSequence() {
       parts.push("no period certified in this range");
     }
     $("sequences-summary").textContent = parts.join(" · ");
-    $("sequences-plot").src = `/api/plot/table.svg?${new URLSearchParams({ game, to })}`;
+    // The chart is drawn for the width it is shown at: a phone gets larger labels, not a shrunk
+    // desktop chart.
+    $("sequences-result").hidden = false;
+    const width = Math.max(320, Math.min(1600, Math.floor($("sequences-result").querySelector(".plot-box").clientWidth)));
+    $("sequences-plot").src = `/api/plot/table.svg?${new URLSearchParams({ game, to, width: String(width) })}`;
     $("sequences-csv").href = `/api/table?${new URLSearchParams({ game, to, format: "csv" })}`;
     $("sequences-values").textContent = table.values.join(" ");
     $("sequences-result").hidden = false;
