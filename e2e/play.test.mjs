@@ -338,3 +338,38 @@ test("the value history keeps the first player's side, with remoteness for heap 
   assert.equal(await page.locator('#play-chart circle[fill="#fff"]').count(), 1);
   assert.deepEqual(errors, []);
 });
+
+test("a loopy game's draw: blue, in the middle column, with its draw level", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  // cards:2,10 with hands 1,2 and 5,5, the last card played 2: endless play (a draw of level 0,
+  // two moves from its fringe).
+  await page.goto(`${server.url}#explore`);
+  await page.waitForSelector("#explore-moves tbody tr");
+  await page.fill("#explore-game", "cards:2,10");
+  await page.fill("#explore-position", "1,2 5,5 2");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-summary").textContent.includes("draw level"));
+  assert.match(await page.locator("#explore-summary").textContent(), /draw level 0/);
+  assert.ok((await page.locator("#explore-moves tbody tr.value-loop").count()) > 0, "no draw move coloured as a draw");
+  const blue = await page.locator("#explore-moves tbody tr.value-loop").first().evaluate((row) => getComputedStyle(row).backgroundColor);
+  assert.match(blue, /59, 125, 216/);
+  await page.goto(`${server.url}#play`);
+  await page.waitForSelector("#play-board .board button[data-move]");
+  await page.selectOption("#play-preset", "custom");
+  await page.fill("#play-game", "cards:2,10");
+  await page.fill("#play-position", "1,2 5,5 2");
+  await page.click("#play-new");
+  await page.waitForFunction(() => document.getElementById("play-chart").dataset.points === "d0");
+  assert.match(await page.locator("#play-facts").textContent(), /A draw: neither player can force a win \(draw level 0\)\./);
+  const point = await page.locator("#play-chart").evaluate((box) => {
+    const c = box.querySelector("circle");
+    return { value: c.dataset.value, x: Number(c.getAttribute("cx")), width: Number(box.querySelector("svg").getAttribute("width")), fill: c.getAttribute("fill") };
+  });
+  assert.equal(point.value, "d");
+  assert.equal(point.x, point.width / 2);
+  assert.equal(point.fill, "#3b7dd8");
+  assert.match(await page.locator("#play-chart svg").textContent(), /level 0/);
+  assert.deepEqual(errors, []);
+});
