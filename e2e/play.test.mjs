@@ -232,6 +232,18 @@ test("explore explains why: a sum's XOR in binary, a closed form, a winning line
   why = await page.locator("#explore-why-text").textContent();
   assert.match(why, /k = 5 − 4 = 1/);
   assert.match(why, /the P-position with smaller heap 4 is \(4, 7\)/);
+  // Fibonacci Nim: the Zeckendorf sum and the rule, with this position's numbers.
+  await page.fill("#explore-game", "fib");
+  await page.fill("#explore-position", "20");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("fib 20"));
+  assert.match(await page.locator("#explore-why-text").textContent(), /20 = 13 \+ 5 \+ 2; .*2 ≤ 19: taking 2 wins/);
+  // A period: the heap reduced by whole periods to a value the table holds.
+  await page.fill("#explore-game", "kayles");
+  await page.fill("#explore-position", "100");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("kayles 100:"));
+  assert.match(await page.locator("#explore-why-text").textContent(), /G\(n \+ 12\) = G\(n\) for every n ≥ 71.*100 = 76 \+ 2·12, so G\(100\) = G\(76\) = 1/);
   // A strong-solved board: the winning line, move by move.
   await page.fill("#explore-game", "mnk:3,3,3");
   await page.fill("#explore-position", "xx.oo....");
