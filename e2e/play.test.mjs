@@ -252,6 +252,14 @@ test("explore explains why: a sum's XOR in binary, a closed form, a winning line
   why = await page.locator("#explore-why-text").textContent();
   assert.match(why, /a win for the player to move in 1 moves/);
   assert.match(why, /1\. c3 +\(win for the player making it; the game ends\)/);
+  // A longer line: the remoteness left after each move.
+  await page.fill("#explore-position", "x...o....");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("a tie in 7 moves"));
+  why = await page.locator("#explore-why-text").textContent();
+  assert.match(why, /\n +1\. [a-c][1-3] +\(tie for the player making it; remoteness 6 after it\)\n/);
+  assert.match(why, /\n +6\. [a-c][1-3] +\(tie for the player making it; remoteness 1 after it\)\n/);
+  assert.match(why, /\n +7\. [a-c][1-3] +\(tie for the player making it; the game ends\)/);
   assert.deepEqual(errors, []);
 });
 
