@@ -4,7 +4,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { root, startServer, startBrowser, playBoard } from "./harness.mjs";
+import { root, startServer, startBrowser, playBoard, settled } from "./harness.mjs";
 
 let server;
 let browser;
@@ -53,10 +53,22 @@ test("the engine never loses a game of tic-tac-toe played by clicking", async ()
     const pieces = await page.locator("#play-board .board button.x, #play-board .board button.o").count();
     assert.ok(pieces >= 5, `game ${i + 1} ended after ${pieces} moves`);
   }
-  // The value chart has one point a move and was drawn.
-  const chart = await page.locator("#play-chart").evaluate((img) => ({ src: img.src, width: img.naturalWidth }));
-  assert.match(chart.src, /history\.svg\?points=t9/);
-  assert.ok(chart.width > 0, "the chart did not load");
+  // The visual value history of the last game (the engine opened): from the first player's
+  // side, a tie at remoteness 9 at the start (a yellow pair, mirrored about the draw column),
+  // one row a position.
+  await page.waitForFunction(() => document.querySelector("#play-chart svg")?.querySelectorAll("circle").length > 0);
+  const chart = await page.locator("#play-chart").evaluate((box) => ({
+    points: box.dataset.points,
+    rows: new Set([...box.querySelectorAll("circle")].map((c) => c.dataset.row)).size,
+    start: [...box.querySelectorAll('circle[data-row="0"]')].map((c) => [c.dataset.value, c.dataset.level, Number(c.getAttribute("cx"))]),
+    width: Number(box.querySelector("svg").getAttribute("width")),
+  }));
+  assert.match(chart.points, /^t9,/);
+  assert.equal(chart.rows, chart.points.split(",").length);
+  assert.equal(chart.start.length, 2);
+  assert.deepEqual(chart.start.map(([v, l]) => v + l), ["t9", "t9"]);
+  assert.ok(Math.abs(chart.start[0][2] + chart.start[1][2] - chart.width) < 1, `not mirrored: ${JSON.stringify(chart)}`);
+  assert.match(await page.locator("#play-facts").textContent(), /^First player: the engine\./);
   mkdirSync(path.join(root, "e2e", "artifacts"), { recursive: true });
   await page.screenshot({ path: path.join(root, "e2e", "artifacts", "tic-tac-toe.png"), fullPage: true });
   assert.deepEqual(errors, []);
@@ -139,20 +151,245 @@ test("exploring a misère sum of heaps shows the game's misère quotient", async
   assert.deepEqual(errors, []);
 });
 
-test("every view fits a phone-sized window without sideways scrolling", async () => {
-  const page = await browser.context.newPage();
-  await page.setViewportSize({ width: 375, height: 812 });
-  for (const [view, ready] of [
-    ["explore", "#explore-moves tbody tr"],
-    ["play", "#play-board .board button"],
-    ["sequences", "#sequences-result:not([hidden])"],
-  ]) {
-    await page.goto(`${server.url}#${view}`);
-    await page.waitForSelector(ready);
-    const { scroll, width } = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      width: window.innerWidth,
+test("desktop and phone: every view fits without sideways scrolling; screenshots saved", async () => {
+  const artifacts = path.join(root, "e2e", "artifacts");
+  mkdirSync(artifacts, { recursive: true });
+  const errors = [];
+  for (const [size, viewport] of [["desktop", { width: 1280, height: 800 }], ["phone", { width: 390, height: 844 }]]) {
+    // A fresh page a size: going to another view of the same page only changes its hash.
+    const page = await browser.context.newPage();
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.setViewportSize(viewport);
+    const fits = async (view) => {
+      const { scroll, width } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        width: window.innerWidth,
+      }));
+      assert.ok(scroll <= width, `${view} is ${scroll} px wide in a ${width} px window`);
+    };
+    // Explore with its Why panel (the page opens on kayles 10 + nim 3).
+    await page.goto(`${server.url}#explore`);
+    await page.waitForSelector("#explore-why:not([hidden])");
+    assert.match(await page.locator("#explore-why-text").textContent(), /XOR = 01 = 1/);
+    await fits("explore");
+    await page.screenshot({ path: path.join(artifacts, `explore-why-${size}.png`), fullPage: true });
+    // Play: tic-tac-toe, x in the centre, the engine's reply, x in a corner; the chart drawn for
+    // the width it is shown at.
+    await page.goto(`${server.url}#play`);
+    await page.waitForSelector('#play-board .board button[data-cell="b2"][data-move]');
+    await page.click('#play-board .board button[data-cell="b2"]');
+    await settled(page);
+    await page.locator("#play-board .board button[data-move]").first().click();
+    await settled(page);
+    await page.waitForFunction(() => document.getElementById("play-chart").dataset.points?.split(",").length === 5);
+    const chart = await page.locator("#play-chart").evaluate((box) => ({
+      drawn: Number(box.querySelector("svg").getAttribute("width")),
+      shown: box.clientWidth,
     }));
-    assert.ok(scroll <= width, `${view} is ${scroll} px wide in a ${width} px window`);
+    assert.ok(Math.abs(chart.drawn - chart.shown) <= 1, `chart drawn ${chart.drawn} px wide, shown at ${chart.shown}`);
+    await fits("play");
+    await page.screenshot({ path: path.join(artifacts, `play-chart-${size}.png`), fullPage: true });
+    // Sequences: the plot is drawn at the width it is shown at, so it is not shrunk.
+    await page.goto(`${server.url}#sequences`);
+    await page.waitForFunction(() => document.getElementById("sequences-plot").naturalWidth > 0);
+    const plot = await page.locator("#sequences-plot").evaluate((img) => ({
+      asked: Number(new URL(img.src).searchParams.get("width")),
+      natural: img.naturalWidth,
+      shown: img.getBoundingClientRect().width,
+    }));
+    assert.ok(plot.asked >= 320 && Math.abs(plot.natural - plot.shown) <= 1, `plot ${JSON.stringify(plot)}`);
+    assert.equal(plot.natural, plot.asked);
+    // The title and the summary are whole: nothing of them is cut off at the right.
+    const clipped = await page.evaluate(() =>
+      [...document.querySelectorAll("#sequences-summary, header h1, nav a")]
+        .filter((e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > window.innerWidth)
+        .map((e) => e.id || e.textContent),
+    );
+    assert.deepEqual(clipped, []);
+    await fits("sequences");
+    await page.screenshot({ path: path.join(artifacts, `sequences-${size}.png`), fullPage: true });
   }
+  assert.deepEqual(errors, []);
+});
+
+test("explore explains why: a sum's XOR in binary, a closed form, a winning line", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`${server.url}#explore`);
+  // The page opens on kayles 10 + nim 3: nim values 2 and 3, XOR 1, and what to do with each part.
+  await page.waitForSelector("#explore-why:not([hidden])");
+  let why = await page.locator("#explore-why-text").textContent();
+  assert.match(why, /kayles 10 +2 = 10\n/);
+  assert.match(why, /nim 3 +3 = 11\n/);
+  assert.match(why, /XOR = 01 = 1\n/);
+  assert.match(why, /part 2 \(nim 3\): 3 XOR 1 = 2 < 3: move it to a position of nim value 2/);
+  // Wythoff: the closed form with this position's numbers.
+  await page.fill("#explore-game", "wythoff");
+  await page.fill("#explore-position", "4 5");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("wythoff 4 5"));
+  why = await page.locator("#explore-why-text").textContent();
+  assert.match(why, /k = 5 − 4 = 1/);
+  assert.match(why, /the P-position with smaller heap 4 is \(4, 7\)/);
+  // Fibonacci Nim: the Zeckendorf sum and the rule, with this position's numbers.
+  await page.fill("#explore-game", "fib");
+  await page.fill("#explore-position", "20");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("fib 20"));
+  assert.match(await page.locator("#explore-why-text").textContent(), /20 = 13 \+ 5 \+ 2; .*2 ≤ 19: taking 2 wins/);
+  // A period: the heap reduced by whole periods to a value the table holds.
+  await page.fill("#explore-game", "kayles");
+  await page.fill("#explore-position", "100");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("kayles 100:"));
+  assert.match(await page.locator("#explore-why-text").textContent(), /G\(n \+ 12\) = G\(n\) for every n ≥ 71.*100 = 76 \+ 2·12, so G\(100\) = G\(76\) = 1/);
+  // A strong-solved board: the winning line, move by move.
+  await page.fill("#explore-game", "mnk:3,3,3");
+  await page.fill("#explore-position", "xx.oo....");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("perfect play"));
+  why = await page.locator("#explore-why-text").textContent();
+  assert.match(why, /a win for the player to move in 1 moves/);
+  assert.match(why, /1\. c3 +\(win for the player making it; the game ends\)/);
+  // A longer line: the remoteness left after each move.
+  await page.fill("#explore-position", "x...o....");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-why-text").textContent.includes("a tie in 7 moves"));
+  why = await page.locator("#explore-why-text").textContent();
+  assert.match(why, /\n +1\. [a-c][1-3] +\(tie for the player making it; remoteness 6 after it\)\n/);
+  assert.match(why, /\n +6\. [a-c][1-3] +\(tie for the player making it; remoteness 1 after it\)\n/);
+  assert.match(why, /\n +7\. [a-c][1-3] +\(tie for the player making it; the game ends\)/);
+  assert.deepEqual(errors, []);
+});
+
+test("a new game clears the last game's status", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}#play`);
+  await page.waitForSelector("#play-board .board button[data-move]");
+  // The engine opens: the status names its move; a new game forgets it.
+  await page.click("#play-engine");
+  await page.waitForFunction(() => document.getElementById("play-status").textContent.startsWith("The engine played"));
+  await page.click("#play-new");
+  await page.waitForFunction(() => document.getElementById("play-status").textContent === "Your move.");
+  assert.equal(await page.locator("#play-board .board button.x").count(), 0);
+  // A game won at once: nim 1, take the heap; then a new game is not over.
+  await page.selectOption("#play-preset", "custom");
+  await page.fill("#play-game", "nim");
+  await page.fill("#play-position", "1");
+  await page.click("#play-new");
+  await page.waitForSelector('#play-moves button[data-move="1 -> 0"]');
+  await page.click('#play-moves button[data-move="1 -> 0"]');
+  await page.waitForFunction(() => document.getElementById("play-status").textContent === "Game over: you win!");
+  assert.equal(await page.locator("#play-status").getAttribute("data-result"), "you");
+  await page.click("#play-new");
+  await page.waitForFunction(() => document.getElementById("play-status").textContent === "Your move.");
+  assert.equal(await page.locator("#play-status").getAttribute("data-result"), "");
+});
+
+test("a misspelt game name gets 'did you mean' and a button that fixes it", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(`${server.url}#explore`);
+  await page.waitForSelector("#explore-moves tbody tr");
+  await page.fill("#explore-game", "kaylse");
+  await page.fill("#explore-position", "7 + nmi 3");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForSelector("#explore-error:not([hidden]) button.did-you-mean");
+  let text = await page.locator("#explore-error").textContent();
+  assert.match(text, /unknown game 'kaylse'; did you mean 'kayles'\?/);
+  assert.doesNotMatch(text, /sprague catalog/);
+  assert.equal(await page.locator("#explore-error button.did-you-mean").textContent(), "Use kayles");
+  // The button puts the catalog's name in, and the next misspelling is caught in turn.
+  await page.click("#explore-error button.did-you-mean");
+  await page.waitForFunction(() => document.getElementById("explore-error").textContent.includes("did you mean 'nim'?"));
+  assert.equal(await page.inputValue("#explore-game"), "kayles");
+  await page.click("#explore-error button.did-you-mean");
+  await page.waitForFunction(() => document.getElementById("explore-error").hidden);
+  assert.equal(await page.inputValue("#explore-position"), "7 + nim 3");
+  await page.waitForFunction(() => document.getElementById("explore-summary").textContent.includes("nim value"));
+  // A forgotten '+' between two games says so.
+  await page.fill("#explore-position", "7 nim 3");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-error").textContent.includes("did you forget a '+' before 'nim'?"));
+  assert.equal(await page.locator("#explore-error button").count(), 0);
+});
+
+test("the value history keeps the first player's side, with remoteness for heap games", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(`${server.url}#play`);
+  await page.waitForSelector("#play-board .board button[data-move]");
+  await page.selectOption("#play-preset", "nim|3 4 5");
+  await page.waitForSelector('#play-moves button[data-move="3 -> 1"]');
+  // Nim 3 4 5: the first player (you) wins in 11; take heap 1 to 1, the winning move.
+  await page.waitForFunction(() => document.getElementById("play-chart").dataset.points === "w11");
+  await page.click('#play-moves button[data-move="3 -> 1"]');
+  await page.waitForFunction(() => document.getElementById("play-chart").dataset.points?.split(",").length === 3);
+  const chart = await page.locator("#play-chart").evaluate((box) => ({
+    points: box.dataset.points.split(","),
+    circles: [...box.querySelectorAll("circle")].map((c) => ({ value: c.dataset.value, level: c.dataset.level, x: Number(c.getAttribute("cx")) })),
+    lines: [...box.querySelectorAll("line.move-line")].map((l) => l.getAttribute("stroke")),
+    labels: [...box.querySelectorAll("text.move")].map((t) => t.querySelector("title").textContent),
+    width: Number(box.querySelector("svg").getAttribute("width")),
+  }));
+  // Every point is the first player's win with its remoteness, so all sit on the left, each
+  // nearer the edge than the one before (remoteness 11, then 10, then fewer).
+  assert.equal(chart.points[0], "w11");
+  assert.equal(chart.points[1], "w10");
+  assert.match(chart.points[2], /^w\d+$/);
+  assert.ok(chart.circles.every((c) => c.value === "w" && c.x < chart.width / 2), JSON.stringify(chart));
+  assert.ok(chart.circles[0].x > chart.circles[1].x && chart.circles[1].x > chart.circles[2].x, JSON.stringify(chart.circles));
+  // Your move won (green); the engine's reply, into a position you win, lost for it (dark red).
+  assert.deepEqual(chart.lines, ["#1e8e3e", "#8b1a1a"]);
+  assert.equal(chart.labels[0], "start");
+  assert.equal(chart.labels[1], "1. heap 1: 3 → 1");
+  assert.match(chart.labels[2], /^2\. heap \d: /);
+  assert.match(await page.locator("#play-facts").textContent(), /^First player: you\. With perfect play the first player wins \(remoteness \d+\)\.$/);
+  assert.equal(await page.locator("#play-chart-note").textContent(), "");
+  // A scored game: the margin, for the first player; its remoteness is not known: hollow points.
+  await page.selectOption("#play-preset", "custom");
+  await page.fill("#play-game", "ends:1");
+  await page.fill("#play-position", "3 9 1 2");
+  await page.click("#play-new");
+  await page.waitForFunction(() => document.getElementById("play-chart").dataset.points === "w");
+  assert.match(await page.locator("#play-facts").textContent(), /Score: the first player wins by 7\./);
+  assert.match(await page.locator("#play-chart-note").textContent(), /remoteness of some positions here is not known/);
+  assert.equal(await page.locator('#play-chart circle[fill="#fff"]').count(), 1);
+  assert.deepEqual(errors, []);
+});
+
+test("a loopy game's draw: blue, in the middle column, with its draw level", async () => {
+  const page = await browser.context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  // cards:2,10 with hands 1,2 and 5,5, the last card played 2: endless play (a draw of level 0,
+  // two moves from its fringe).
+  await page.goto(`${server.url}#explore`);
+  await page.waitForSelector("#explore-moves tbody tr");
+  await page.fill("#explore-game", "cards:2,10");
+  await page.fill("#explore-position", "1,2 5,5 2");
+  await page.click("#explore-form button[type=submit]");
+  await page.waitForFunction(() => document.getElementById("explore-summary").textContent.includes("draw level"));
+  assert.match(await page.locator("#explore-summary").textContent(), /draw level 0/);
+  assert.ok((await page.locator("#explore-moves tbody tr.value-loop").count()) > 0, "no draw move coloured as a draw");
+  const blue = await page.locator("#explore-moves tbody tr.value-loop").first().evaluate((row) => getComputedStyle(row).backgroundColor);
+  assert.match(blue, /59, 125, 216/);
+  await page.goto(`${server.url}#play`);
+  await page.waitForSelector("#play-board .board button[data-move]");
+  await page.selectOption("#play-preset", "custom");
+  await page.fill("#play-game", "cards:2,10");
+  await page.fill("#play-position", "1,2 5,5 2");
+  await page.click("#play-new");
+  await page.waitForFunction(() => document.getElementById("play-chart").dataset.points === "d0");
+  assert.match(await page.locator("#play-facts").textContent(), /A draw: neither player can force a win \(draw level 0\)\./);
+  const point = await page.locator("#play-chart").evaluate((box) => {
+    const c = box.querySelector("circle");
+    return { value: c.dataset.value, x: Number(c.getAttribute("cx")), width: Number(box.querySelector("svg").getAttribute("width")), fill: c.getAttribute("fill") };
+  });
+  assert.equal(point.value, "d");
+  assert.equal(point.x, point.width / 2);
+  assert.equal(point.fill, "#3b7dd8");
+  assert.match(await page.locator("#play-chart svg").textContent(), /level 0/);
+  assert.deepEqual(errors, []);
 });

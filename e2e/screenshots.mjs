@@ -1,5 +1,5 @@
 // Takes the README's screenshots of the three views into docs/: explore.png, play.png,
-// sequences.png, and play-phone.png at a phone's width. Run: npm run screenshots (in e2e/).
+// sequences.png, and the same at a phone's size (390×844) with -phone. Run: npm run screenshots (in e2e/).
 import path from "node:path";
 import { mkdirSync } from "node:fs";
 import { root, startServer, startBrowser, settled } from "./harness.mjs";
@@ -10,7 +10,7 @@ const server = await startServer();
 try {
   for (const [viewport, suffix] of [
     [{ width: 1200, height: 820 }, ""],
-    [{ width: 375, height: 812 }, "-phone"],
+    [{ width: 390, height: 844 }, "-phone"],
   ]) {
     const browser = await startBrowser(viewport);
     try {
@@ -36,7 +36,7 @@ try {
       await corner.click();
       await settled(page);
       await page.click("#play-hint");
-      await page.waitForFunction(() => document.getElementById("play-chart").complete);
+      await page.waitForFunction(() => document.getElementById("play-chart").dataset.points?.split(",").length === 5);
       await page.screenshot({ path: path.join(docs, `play${suffix}.png`), fullPage: suffix !== "" });
 
       await page.goto(`${server.url}#sequences`);

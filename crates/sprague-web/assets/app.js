@@ -11,19 +11,50 @@ async function api(path, params) {
   if (!response.ok) {
     const error = new Error(body.error || `the server answered ${response.status}`);
     error.status = response.status;
+    error.didYouMean = body.did_you_mean;
     throw error;
   }
   return body;
 }
 
+/** The input fields of each view's error box, and how to run the view again. */
+const retries = {
+  "explore-error": { fields: ["explore-game", "explore-position"], run: () => explore() },
+  "play-error": { fields: ["play-game", "play-position"], run: () => newGame() },
+  "sequences-error": { fields: ["sequences-game"], run: () => plotSequence() },
+};
+
+/**
+ * Shows an error under a view (or hides the box). An unknown game name near a catalog name
+ * gets a button that puts the catalog's name in its place and runs the view again.
+ */
 function showError(id, error) {
   const box = $(id);
-  if (error) {
-    box.textContent = error.message || String(error);
-    box.hidden = false;
-  } else {
+  if (!error) {
     box.hidden = true;
+    return;
   }
+  box.replaceChildren(error.message || String(error));
+  const near = error.didYouMean;
+  const retry = retries[id];
+  if (near && retry) {
+    const rename = (word) =>
+      word.toLowerCase() === near.typed.toLowerCase() || word.toLowerCase().startsWith(`${near.typed.toLowerCase()}:`)
+        ? near.game + word.slice(near.typed.length)
+        : word;
+    const button = element("button", {
+      type: "button",
+      class: "did-you-mean",
+      text: `Use ${near.game}`,
+      onclick: () => {
+        for (const field of retry.fields) $(field).value = $(field).value.split(" ").map(rename).join(" ");
+        if (id === "play-error" && $("play-preset").value !== "custom") $("play-preset").value = "custom";
+        retry.run();
+      },
+    });
+    box.append(" ", button);
+  }
+  box.hidden = false;
 }
 
 function element(tag, attributes = {}, children = []) {
@@ -38,9 +69,12 @@ function element(tag, attributes = {}, children = []) {
   return node;
 }
 
-/** Colours a node by a move's value for the mover, paler the longer the game lasts. */
+/**
+ * Colours a node by a move's value for the mover as GamesmanUni does (win green, tie yellow,
+ * draw blue, lose dark red), paler the longer the game lasts.
+ */
 function shade(node, value, remoteness, longest) {
-  const kind = value === "tie" ? "draw" : value;
+  const kind = { tie: "draw", draw: "loop" }[value] ?? value;
   node.classList.add(`value-${kind}`, "shaded");
   const r = remoteness ?? 0;
   const alpha = longest > 0 ? 1 - 0.55 * (r / longest) : 1;
@@ -105,11 +139,14 @@ async function explore() {
   };
   if ($("explore-misere").checked) params.misere = "1";
   explored.selected = null;
+  $("explore-why").hidden = true;
+  explored.whyFor = params;
   if (isPartizan(params)) {
     try {
       const [report, moves] = await Promise.all([api("value", params), api("moves", params)]);
       renderPartizan(report, moves, params);
       showError("explore-error", null);
+      showWhy(params);
     } catch (error) {
       $("explore-result").hidden = true;
       showError("explore-error", error);
@@ -120,6 +157,7 @@ async function explore() {
     const answer = await api("play", params);
     showError("explore-error", null);
     renderExplore(answer.state, params);
+    showWhy(params);
   } catch (error) {
     if (error.status === 422) {
       // Too many moves to rate one by one (a huge heap): the value report still answers.
@@ -127,6 +165,7 @@ async function explore() {
         const report = await api("value", params);
         showError("explore-error", null);
         renderValueOnly(report, params, error.message);
+        showWhy(params);
         return;
       } catch (second) {
         error = second;
@@ -137,7 +176,27 @@ async function explore() {
   }
 }
 
-const explored = { state: null, params: null, selected: null };
+const explored = { state: null, params: null, selected: null, whyFor: null };
+
+/**
+ * The "Why" panel: the explanation `sprague value --explain` prints, as the library words it
+ * (a sum's XOR in binary, a closed form with its numbers, or the winning line with remoteness).
+ */
+async function showWhy(params) {
+  const box = $("explore-why");
+  box.hidden = true;
+  let report;
+  try {
+    report = await api("value", { ...params, explain: "1" });
+  } catch {
+    return; // the analysis above already answered; no explanation within the limits
+  }
+  if (explored.whyFor !== params) return; // the user moved on meanwhile
+  const lines = report.explanation || [];
+  if (lines.length === 0) return;
+  $("explore-why-text").textContent = lines.join("\n");
+  box.hidden = false;
+}
 
 /** The catalog entry of a spec, by its name. */
 function entryOf(spec) {
@@ -238,6 +297,7 @@ function renderSummary(state) {
   if (state.nim_value !== null && state.nim_value !== undefined) facts.push(["nim value", state.nim_value]);
   if (state.value !== undefined) facts.push(["value", state.value]);
   if (state.remoteness !== null && state.remoteness !== undefined) facts.push(["remoteness", state.remoteness]);
+  if (state.draw_level !== undefined && state.draw_level !== null) facts.push(["draw level", state.draw_level]);
   for (const [name, value] of facts) {
     summary.append(element("span", {}, [`${name} `, element("span", { class: "big", text: String(value) })]));
   }
@@ -379,17 +439,54 @@ const play = {
   selected: null,
 };
 
-/** The game's value for the human at a state: a letter and a level for the chart. */
-function historyPoint(state, humanToMove) {
-  let letter;
-  if (state.outcome === "D") letter = state.remoteness !== null && state.remoteness !== undefined ? "t" : "d";
-  else letter = (state.outcome === "N") === humanToMove ? "w" : "l";
-  const level = state.remoteness ?? state.nim_value;
-  return letter + (level === null || level === undefined ? "" : String(level));
+/**
+ * The value of the position after `moves` moves for the player who moved first (the chart
+ * keeps that one point of view): a letter (w, l, t, d) and the remoteness, or a draw's level.
+ * The API's outcome is for the player to move, who is the first player after an even number of
+ * moves.
+ */
+function historyPoint(state, moves) {
+  const known = (x) => x !== null && x !== undefined;
+  if (state.outcome === "D") {
+    const tie = state.draw_kind === "tie" || (state.draw_kind === undefined && known(state.remoteness));
+    if (tie) return `t${known(state.remoteness) ? state.remoteness : ""}`;
+    return `d${known(state.draw_level) ? state.draw_level : ""}`;
+  }
+  const firstToMove = moves % 2 === 0;
+  const letter = (state.outcome === "N") === firstToMove ? "w" : "l";
+  return letter + (known(state.remoteness) ? String(state.remoteness) : "");
 }
 
-function chartAxis() {
-  return play.history.some((h) => h.state.remoteness !== null && h.state.remoteness !== undefined) ? "remoteness" : "nim";
+/** Who moved first, in words. */
+function firstPlayer() {
+  return play.history.length > 0 && !play.history[0].humanToMove ? "the engine" : "you";
+}
+
+/** The position now for the first player: who wins and in how many moves, a draw's level, a
+ * scored game's margin. */
+function factsText() {
+  const state = play.state;
+  if (!state) return "";
+  const moves = play.history.length - 1;
+  const forFirst = moves % 2 === 0 ? 1 : -1;
+  const parts = [`First player: ${firstPlayer()}.`];
+  if (state.outcome === "D") {
+    if (state.draw_kind === "loop" || state.draw_level !== undefined) {
+      parts.push(`A draw: neither player can force a win${state.draw_level !== undefined ? ` (draw level ${state.draw_level})` : ""}.`);
+    } else {
+      parts.push(`A tie with perfect play${state.remoteness !== null ? `, ${state.remoteness} moves to the end` : ""}.`);
+    }
+  } else {
+    const firstWins = (state.outcome === "N") === (forFirst === 1);
+    const who = firstWins ? "the first player" : "the second player";
+    const r = state.remoteness !== null && state.remoteness !== undefined ? ` (remoteness ${state.remoteness})` : "";
+    parts.push(`With perfect play ${who} wins${r}.`);
+  }
+  if (state.value !== undefined) {
+    const margin = forFirst * state.value;
+    parts.push(margin === 0 ? "Score: level." : `Score: the first player ${margin > 0 ? "wins" : "loses"} by ${Math.abs(margin)}.`);
+  }
+  return parts.join(" ");
 }
 
 function selectedGame() {
@@ -414,14 +511,19 @@ async function request(params) {
   }
 }
 
-function push(state, humanToMove) {
-  play.history.push({ state, humanToMove, point: historyPoint(state, humanToMove) });
+function push(state, humanToMove, label) {
+  play.history.push({ state, humanToMove, label, point: historyPoint(state, play.history.length) });
   play.state = state;
   play.selected = null;
 }
 
 async function newGame() {
   const { game, position } = selectedGame();
+  // Forget the last game at once: its status ("Game over", the engine's last move) and board.
+  play.history = [];
+  play.state = null;
+  play.lastReply = null;
+  play.result = "";
   const answer = await request({ game, position });
   if (answer) {
     play.history = [];
@@ -434,7 +536,7 @@ async function humanMove(m) {
   if (play.busy || !play.state || play.state.over || !current().humanToMove) return;
   const after = await request({ game: m.game, position: m.next });
   if (!after) return renderPlay();
-  push(after.state, false);
+  push(after.state, false, m.label);
   renderPlay();
   if (!after.state.over) await engineMove();
 }
@@ -445,8 +547,7 @@ async function engineMove() {
   const answer = await request({ game: state.game, position: state.text, engine: "1" });
   if (answer) {
     current().humanToMove = false;
-    current().point = historyPoint(current().state, false);
-    push(answer.state, true);
+    push(answer.state, true, answer.reply.label);
     play.lastReply = answer.reply.label;
   }
   renderPlay();
@@ -463,10 +564,7 @@ function undo() {
     play.history.pop();
     if (current().humanToMove) break;
   }
-  if (play.history.length === 1 && !current().humanToMove) {
-    current().humanToMove = true;
-    current().point = historyPoint(current().state, true);
-  }
+  if (play.history.length === 1 && !current().humanToMove) current().humanToMove = true;
   play.state = current().state;
   play.selected = null;
   play.lastReply = null;
@@ -475,7 +573,10 @@ function undo() {
 
 function statusText() {
   const state = play.state;
-  if (!state) return "";
+  if (!state) {
+    play.result = "";
+    return play.busy ? "Starting a new game…" : "";
+  }
   const turn = current().humanToMove;
   if (state.over) {
     play.result = state.outcome === "D" ? "tie" : (state.outcome === "P") === turn ? "engine" : "you";
@@ -616,8 +717,31 @@ function renderPlay() {
     }
   }
   for (const m of listed) moves.append(moveButton(m));
+  $("play-facts").textContent = factsText();
+  drawHistory();
+}
+
+/**
+ * The visual value history, drawn by the server for the chart's width and put in the page
+ * (so its points keep their tooltips).
+ */
+async function drawHistory() {
   const points = play.history.map((h) => h.point).join(",");
-  $("play-chart").src = `/api/plot/history.svg?${new URLSearchParams({ points, y: chartAxis() })}`;
+  const moves = play.history.slice(1).map((h) => h.label ?? "").join("\n");
+  const box = $("play-chart");
+  const width = Math.max(320, Math.min(1600, Math.floor(box.clientWidth || 640)));
+  const query = new URLSearchParams({ points, moves, width: String(width) }).toString();
+  if (box.dataset.query === query) return;
+  box.dataset.query = query;
+  const response = await fetch(`/api/plot/history.svg?${query}`);
+  if (!response.ok || box.dataset.query !== query) return;
+  box.innerHTML = await response.text();
+  box.dataset.points = points;
+  const unknown = play.history.some((h) => /^[wlt]$/.test(h.point));
+  const note = play.history.map((h) => h.state.remoteness_note).find((n) => n);
+  $("play-chart-note").textContent = unknown
+    ? `The remoteness of some positions here is not known${note ? ` (${note})` : " (the library gives none for this game)"}: their points are hollow, half way along their side.`
+    : "";
 }
 
 // ---------------------------------------------------------------- sequences
@@ -640,7 +764,11 @@ async function plotSequence() {
       parts.push("no period certified in this range");
     }
     $("sequences-summary").textContent = parts.join(" · ");
-    $("sequences-plot").src = `/api/plot/table.svg?${new URLSearchParams({ game, to })}`;
+    // The chart is drawn for the width it is shown at: a phone gets larger labels, not a shrunk
+    // desktop chart.
+    $("sequences-result").hidden = false;
+    const width = Math.max(320, Math.min(1600, Math.floor($("sequences-result").querySelector(".plot-box").clientWidth)));
+    $("sequences-plot").src = `/api/plot/table.svg?${new URLSearchParams({ game, to, width: String(width) })}`;
     $("sequences-csv").href = `/api/table?${new URLSearchParams({ game, to, format: "csv" })}`;
     $("sequences-values").textContent = table.values.join(" ");
     $("sequences-result").hidden = false;
@@ -665,6 +793,7 @@ $("play-undo").addEventListener("click", undo);
 $("play-hint").addEventListener("click", () => { play.hint = !play.hint; renderPlay(); });
 $("sequences-form").addEventListener("submit", (event) => { event.preventDefault(); plotSequence(); });
 window.addEventListener("hashchange", showView);
+window.addEventListener("resize", () => { if (play.state) drawHistory(); });
 
 loadCatalog().catch((error) => showError("explore-error", error));
 showView();

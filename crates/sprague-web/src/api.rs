@@ -48,6 +48,7 @@ pub(crate) fn routes(state: AppState) -> axum::Router {
             ApiError {
                 status: axum::http::StatusCode::NOT_FOUND,
                 message: "no such page; the API is under /api/ (catalog, value, moves, table, period, genus, quotient, play)".into(),
+                did_you_mean: None,
             }
         })
         .with_state(state)
@@ -467,10 +468,17 @@ struct PlayState {
     /// The summands' stable numbers (`heap 2` stays heap 2 when heap 1 is emptied).
     numbers: Vec<u64>,
     outcome: Outcome,
+    /// With outcome `D`: `tie` (the game ends with no winner) or `loop` (play goes on for ever).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    draw_kind: Option<&'static str>,
     nim_value: Option<u64>,
+    /// Scored games: the value for the player to move (what they win by when positive).
     #[serde(skip_serializing_if = "Option::is_none")]
     value: Option<i64>,
     remoteness: Option<u64>,
+    /// Why the remoteness is not given, when the library says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remoteness_note: Option<&'static str>,
     /// A draw's level (GamesmanUni's `drawLevel`) and its remoteness to that level's fringe.
     #[serde(skip_serializing_if = "Option::is_none")]
     draw_level: Option<u32>,
@@ -503,9 +511,11 @@ fn play_state(
         layout: position.layout(),
         numbers: numbering.numbers().to_vec(),
         outcome: report.outcome,
+        draw_kind: report.draw_kind,
         nim_value: report.nim_value,
         value: report.score,
         remoteness: report.remoteness,
+        remoteness_note: report.remoteness_note,
         draw_level: report.draw_level,
         draw_remoteness: report.draw_remoteness,
         over: moves.is_empty(),
@@ -591,7 +601,7 @@ fn svg(body: String) -> Answer {
 async fn plot_table(State(state): State<AppState>, params: Params) -> Answer {
     let spec = text(&params, "game", state.limits.spec_bytes)?.to_string();
     let to = number(&params, "to", None, state.limits.plot_to)?;
-    let width = plot_width(&params)?;
+    let width = plot_width(&params, 900)?;
     let body = state
         .run(move |catalog, budget| {
             let (name, table) = compute_table(&catalog, &spec, to, &budget)?;
@@ -602,9 +612,9 @@ async fn plot_table(State(state): State<AppState>, params: Params) -> Answer {
 }
 
 /// The `width` of a plot in pixels (the page asks for the width it shows it at, so that a
-/// phone gets a chart drawn for its screen): 320 to 1600, 900 by default.
-fn plot_width(params: &Params) -> Result<u32, ApiError> {
-    let width = number(params, "width", Some(900), 1600)?;
+/// phone gets a chart drawn for its screen): 320 to 1600, `default` when absent.
+fn plot_width(params: &Params, default: u64) -> Result<u32, ApiError> {
+    let width = number(params, "width", Some(default), 1600)?;
     if width < 320 {
         return Err(ApiError::bad(format!(
             "'width' is {width}; plots are at least 320 pixels wide"
@@ -613,9 +623,10 @@ fn plot_width(params: &Params) -> Result<u32, ApiError> {
     Ok(width as u32)
 }
 
-/// `GET /api/plot/history.svg?points=w9,t8,l3,d&y=remoteness`: the value of a game after each
-/// move, for the player the page plays for (`w` win, `t` tie, `d` draw, `l` lose, then the
-/// remoteness or nim value when known).
+/// `GET /api/plot/history.svg?points=t9,t8,w5,l2,d1[&moves=b2%0Aa1...][&width=W]`: the
+/// visual value history of a game (GamesmanUni's layout), from the first player's side: one
+/// point a position, the start first (`w` the first player wins, `l` loses, `t` a tie, then
+/// its remoteness; `d` a draw, then its draw level); `moves` the moves' labels, one a line.
 async fn plot_history(State(state): State<AppState>, params: Params) -> Answer {
     let points = params.get("points").map(String::as_str).unwrap_or("");
     check_length(points, "points", state.limits.history_points * 24)?;
@@ -627,15 +638,12 @@ async fn plot_history(State(state): State<AppState>, params: Params) -> Answer {
             state.limits.history_points
         )));
     }
-    let axis = match params.get("y").map(|s| s.trim()) {
-        None | Some("") | Some("remoteness") => "remoteness",
-        Some("nim") => "nim value",
-        Some(other) => {
-            return Err(ApiError::bad(format!(
-                "'y' must be remoteness or nim, got '{other}'"
-            )))
-        }
-    };
-    let body = state.run(move |_, _| plot::history(&points, axis)).await?;
+    let moves = params.get("moves").map(String::as_str).unwrap_or("");
+    check_length(moves, "moves", state.limits.history_points * 64)?;
+    let moves: Vec<String> = moves.lines().map(str::to_string).collect();
+    let width = plot_width(&params, 640)?;
+    let body = state
+        .run(move |_, _| plot::history(&points, &moves, width))
+        .await?;
     svg(body)
 }

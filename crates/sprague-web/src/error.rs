@@ -3,6 +3,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use sprague::catalog::Catalog;
 
 /// An API error: the HTTP status and a one-line message naming what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,6 +12,9 @@ pub struct ApiError {
     pub status: StatusCode,
     /// What went wrong, in lowercase like the library's messages.
     pub message: String,
+    /// For an unknown game name near one of the catalog's: the name as typed and the catalog's
+    /// name (answered as `"did_you_mean": {"typed": ..., "game": ...}`), so a page can offer it.
+    pub did_you_mean: Option<(String, &'static str)>,
 }
 
 impl ApiError {
@@ -19,6 +23,7 @@ impl ApiError {
         ApiError {
             status: StatusCode::BAD_REQUEST,
             message: message.into(),
+            did_you_mean: None,
         }
     }
 
@@ -27,6 +32,7 @@ impl ApiError {
         ApiError {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             message: message.into(),
+            did_you_mean: None,
         }
     }
 
@@ -35,6 +41,7 @@ impl ApiError {
         ApiError {
             status: StatusCode::INTERNAL_SERVER_ERROR,
             message: message.into(),
+            did_you_mean: None,
         }
     }
 }
@@ -45,18 +52,42 @@ impl From<sprague::Error> for ApiError {
             sprague::Error::Limit(_) | sprague::Error::Stopped(_) => {
                 ApiError::limit(error.to_string())
             }
+            sprague::Error::Spec { spec, reason } if reason.starts_with("unknown game") => {
+                unknown_game(spec)
+            }
             e if e.is_user_error() => ApiError::bad(e.to_string()),
             e => ApiError::internal(e.to_string()),
         }
     }
 }
 
+/// An unknown game name: the catalog's nearest name when one is near enough (the library's
+/// "did you mean"), and where a web client finds the list (the command line's message points to
+/// `sprague catalog`, which a page's user has no way to run).
+fn unknown_game(spec: String) -> ApiError {
+    let near = Catalog::suggest(&spec);
+    let message = match near {
+        Some(near) => format!(
+            "unknown game '{spec}'; did you mean '{near}'? (the catalog menu lists every game; so does /api/catalog)"
+        ),
+        None => format!(
+            "unknown game '{spec}'; the catalog menu lists every game (so does /api/catalog)"
+        ),
+    };
+    // The name as typed, without its parameters (`domineerign:3x3` → `domineerign`).
+    let typed = spec.split(':').next().unwrap_or(&spec).to_string();
+    ApiError {
+        did_you_mean: near.map(|near| (typed, near)),
+        ..ApiError::bad(message)
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(serde_json::json!({ "error": self.message })),
-        )
-            .into_response()
+        let mut body = serde_json::json!({ "error": self.message });
+        if let Some((typed, game)) = self.did_you_mean {
+            body["did_you_mean"] = serde_json::json!({ "typed": typed, "game": game });
+        }
+        (self.status, Json(body)).into_response()
     }
 }

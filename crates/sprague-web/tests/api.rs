@@ -155,6 +155,31 @@ async fn bad_input_answers_400_with_a_message() {
         "did you mean 'kayles'?",
     )
     .await;
+    // The suggestion comes as data too, for the page's "Use kayles" button; the page's user
+    // is pointed to the catalog menu, not to a command they cannot run.
+    let (_, _, body) = get("/api/play?game=nim&position=3+%2B+domineerign:3x3").await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        answer["did_you_mean"],
+        json!({"typed": "domineerign", "game": "domineering"})
+    );
+    let message = answer["error"].as_str().unwrap();
+    assert!(
+        message.contains("unknown game 'domineerign:3x3'; did you mean 'domineering'?"),
+        "{message}"
+    );
+    assert!(!message.contains("sprague catalog"), "{message}");
+    let (_, _, body) = get("/api/value?game=chess&position=").await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer.get("did_you_mean"), None, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("catalog menu"));
+    assert_error(
+        limits(),
+        "/api/value?game=kayles&position=3+nim+4",
+        bad,
+        "did you forget a '+' before 'nim'?",
+    )
+    .await;
     assert_error(limits(), "/api/value", bad, "missing parameter 'game'").await;
     // A missing position is refused; an empty one is the empty sum, as on the command line.
     assert_error(
@@ -416,10 +441,21 @@ async fn plots_are_svg() {
     assert!(body.contains("preperiod 71"));
     assert!(body.contains("one period (12)"));
     let (status, content_type, body) =
-        get("/api/plot/history.svg?points=t9,t8,w5,w3,l1,d&y=remoteness").await;
+        get("/api/plot/history.svg?points=t9,t8,w5,w3,l1,d2&moves=b2%0Aa1%0Ac3&width=390").await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(content_type, "image/svg+xml");
     assert!(body.contains("remoteness"));
+    assert!(
+        body.contains(r#"width="390""#),
+        "drawn at the width asked for"
+    );
+    assert_eq!(
+        body.matches("<circle ").count(),
+        2 + 2 + 1 + 1 + 1 + 1,
+        "a tie is a pair of points"
+    );
+    assert!(body.contains("3. c3"), "the moves label the rows");
+    assert!(body.contains("level 2"), "a draw shows its draw level");
 }
 
 #[tokio::test]
