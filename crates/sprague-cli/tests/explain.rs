@@ -419,7 +419,7 @@ fn value_explain_shows_tartan_products() {
     assert!(run.stdout.contains("outcome:    P"), "{}", run.stdout);
     assert!(
         run.stdout
-            .contains("2,3: twins(3) ⊗ twins(4) = 2 ⊗ 3 = 1; XOR 0"),
+            .contains("2,3: twins(2+1) ⊗ twins(3+1) = 2 ⊗ 3 = 1; XOR 0"),
         "{}",
         run.stdout
     );
@@ -639,7 +639,7 @@ fn three_dimensional_corner_flipping() {
     assert!(run.stdout.contains("nim value:  4"), "{}", run.stdout);
     assert!(
         run.stdout
-            .contains("1,2,3: twins(2) ⊗ twins(3) ⊗ twins(4) = 1 ⊗ 2 ⊗ 3 = 2 ⊗ 3 = 1"),
+            .contains("1,2,3: twins(1+1) ⊗ twins(2+1) ⊗ twins(3+1) = 1 ⊗ 2 ⊗ 3 = 2 ⊗ 3 = 1"),
         "{}",
         run.stdout
     );

@@ -448,7 +448,7 @@ mod tests {
         let l = lines(&["corners", "1,1", "2,3"], Play::Normal);
         assert!(
             l[0].contains(
-                "1,1: twins(2) ⊗ twins(2) = 1 ⊗ 1 = 1, 2,3: twins(3) ⊗ twins(4) = 2 ⊗ 3 = 1; XOR 0"
+                "1,1: twins(1+1) ⊗ twins(1+1) = 1 ⊗ 1 = 1, 2,3: twins(2+1) ⊗ twins(3+1) = 2 ⊗ 3 = 1; XOR 0"
             ),
             "{l:#?}"
         );

@@ -336,12 +336,11 @@ impl Turning for TartanRule {
 
     /// The Tartan theorem: a head's value is the nim product of its coordinates' values.
     fn value_rule(&self, (x, y): (u64, u64)) -> Option<String> {
+        // Cells count from 0 and the factors' coins from 1: cell x is coin x + 1.
         Some(format!(
-            "{}({}) ⊗ {}({}) = {} ⊗ {}",
+            "{}({x}+1) ⊗ {}({y}+1) = {} ⊗ {}",
             self.x.spec(),
-            x + 1,
             self.y.spec(),
-            y + 1,
             self.x.value(x + 1),
             self.y.value(y + 1)
         ))
@@ -678,13 +677,10 @@ impl Turning for Tartan3Rule {
     fn value_rule(&self, (x, y, z): Cell3) -> Option<String> {
         let [a, b, c] = self.axis_values((x, y, z));
         Some(format!(
-            "{}({}) ⊗ {}({}) ⊗ {}({}) = {a} ⊗ {b} ⊗ {c} = {} ⊗ {c}",
+            "{}({x}+1) ⊗ {}({y}+1) ⊗ {}({z}+1) = {a} ⊗ {b} ⊗ {c} = {} ⊗ {c}",
             self.axes[0].spec(),
-            x + 1,
             self.axes[1].spec(),
-            y + 1,
             self.axes[2].spec(),
-            z + 1,
             mul(a, b)
         ))
     }
