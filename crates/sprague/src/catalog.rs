@@ -1413,6 +1413,7 @@ impl Catalog {
     /// assert_eq!(Catalog::suggest("kaylse"), Some("kayles"));
     /// assert_eq!(Catalog::suggest("domineerign:3x3"), Some("domineering"));
     /// assert_eq!(Catalog::suggest("chess"), None);
+    /// assert_eq!(Catalog::suggest("fibonnaci"), Some("fib"));
     /// ```
     pub fn suggest(name: &str) -> Option<&'static str> {
         let name = name.split(':').next().unwrap_or(name).to_ascii_lowercase();
@@ -1420,10 +1421,22 @@ impl Catalog {
         ENTRIES
             .iter()
             .filter_map(|e| match e.matcher {
-                Matcher::Name(n) => Some(n),
+                Matcher::Name(n) => Some((n, e.summary)),
                 Matcher::Code => None,
             })
-            .map(|n| (edit_distance(&name, n), n))
+            .map(|(n, summary)| {
+                // The name, or the first word of the game's title in its summary when that is a
+                // proper name ("Fibonacci Nim: …" for `fib`, "Wythoff's game" for `wythoff`).
+                let title = summary
+                    .split([' ', ':', '\''])
+                    .next()
+                    .filter(|w| w.len() >= 5 && w.starts_with(|c: char| c.is_uppercase()))
+                    .map(str::to_ascii_lowercase);
+                let distance = title
+                    .map_or(usize::MAX, |t| edit_distance(&name, &t))
+                    .min(edit_distance(&name, n));
+                (distance, n)
+            })
             .filter(|&(d, _)| d <= allowed)
             .min_by_key(|&(d, _)| d)
             .map(|(_, n)| n)
