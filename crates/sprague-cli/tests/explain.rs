@@ -709,6 +709,21 @@ fn graph_files_sum_with_other_games() {
         run.stdout
     );
     assert_bad_input(&["value", &spec, "9"], "vertex 9 is not in the graph");
+    // A vertex whose play goes round a cycle for ever: a draw, and no remoteness to compute.
+    let cycle = dir.join("cycle.txt");
+    std::fs::write(&cycle, "4 4\n0 1\n1 2\n2 3\n3 1\n").unwrap();
+    let spec = format!("graph:{}", cycle.display());
+    let run = sprague(&["value", &spec, "0", "+", "nim", "4"]);
+    assert!(run.stdout.contains("outcome:    D"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("remoteness: none (a draw: play can go on for ever)"),
+        "{}",
+        run.stdout
+    );
+    let v = sprague_json(&["value", &spec, "0", "+", "nim", "4", "--json"]);
+    assert_eq!(v["draw_kind"], "loop");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

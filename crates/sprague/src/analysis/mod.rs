@@ -1022,6 +1022,10 @@ pub fn value(position: &Position, play: Play) -> Result<ValueReport> {
                         "the search and the values disagree on {position}"
                     )))
                 }
+                // A drawn sum has no remoteness: play goes on for ever.
+                None if report.outcome == Outcome::D => {
+                    report.remoteness_note = Some("none (a draw: play can go on for ever)")
+                }
                 None => report.remoteness_note = Some("not computed (too large to search exactly)"),
             }
         }
