@@ -262,6 +262,10 @@ pub enum TableFormat {
     Csv,
     /// `{"game", "values", "period"}`.
     Json,
+    /// The checksummed binary file of `--output FILE`: each value in the fewest whole bytes the
+    /// largest needs, read back by Python's `sprague.load_table` (layout in
+    /// `sprague::heap::table_file`).
+    Bin,
 }
 
 /// Nim-field operations.
@@ -332,7 +336,7 @@ pub enum Command {
     Moves(PositionArgs),
     /// Nim values of single heaps 0..=N of a heap game.
     #[command(
-        after_help = "Examples:\n  sprague table kayles --to 100\n  sprague table sub:1-3,7 --to 1000 --format csv"
+        after_help = "Examples:\n  sprague table kayles --to 100\n  sprague table sub:1-3,7 --to 1000 --format csv\n  sprague table 0.6 --to 16777216 --format bin --output officers.nimv"
     )]
     Table {
         /// The heap game, e.g. kayles, 0.137, sub:1,3,4.
@@ -346,6 +350,9 @@ pub enum Command {
         /// With `--format csv`: leave out the header line `n,value`.
         #[arg(long)]
         no_header: bool,
+        /// With `--format bin`: the file to write.
+        #[arg(long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
         /// Keep a checkpoint in FILE and resume from it (take-and-break codes with splits).
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,

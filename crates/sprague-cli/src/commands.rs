@@ -376,6 +376,7 @@ fn run_command(
             to,
             format,
             no_header,
+            output,
             checkpoint,
             checkpoint_interval,
             threads,
@@ -383,6 +384,19 @@ fn run_command(
         } => {
             if no_header && format != TableFormat::Csv {
                 return Err(bad("--no-header goes with --format csv"));
+            }
+            match (&output, format) {
+                (None, TableFormat::Bin) => {
+                    return Err(bad(
+                        "--format bin writes a file: name it with --output FILE",
+                    ))
+                }
+                (Some(_), f) if f != TableFormat::Bin => {
+                    return Err(bad(
+                        "--output goes with --format bin (redirect the other formats with >)",
+                    ))
+                }
+                _ => {}
             }
             let to = number(&to, "--to")?;
             let (name, heap) = catalog.heap_game(&game)?;
@@ -398,6 +412,18 @@ fn run_command(
                 }
                 None => heap.table(to, &bar)?,
             };
+            if let Some(path) = output {
+                sprague::heap::table_file::save(&path, &name, &table)?;
+                let width = sprague::heap::table_file::width_for(
+                    table.values.iter().copied().max().unwrap_or(0),
+                );
+                eprintln!(
+                    "{name}: G(0..={to}) written to {} ({width} byte{} a value)",
+                    path.display(),
+                    if width > 1 { "s" } else { "" }
+                );
+                return Ok(());
+            }
             output::table(
                 &name,
                 &table,

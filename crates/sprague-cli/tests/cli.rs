@@ -610,6 +610,61 @@ fn a_killed_search_resumes_from_its_checkpoint_with_the_same_answer() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `table --format bin --output FILE`: the checksummed table file, a value in the fewest bytes
+/// that hold the largest (0.6 to 2^16: one byte a value), with the same values and period as
+/// JSON; bin without a file, or a file without bin, is refused.
+#[test]
+fn a_binary_table_file_holds_the_same_values_in_fewer_bytes() {
+    let dir = checkpoint_dir("nimv");
+    for (game, to) in [("0.6", 65536u64), ("kayles", 500), ("sub:1,3,4", 100)] {
+        let path = dir.join(format!("{game}.nimv"));
+        let to_text = to.to_string();
+        let run = sprague(&[
+            "table",
+            game,
+            "--to",
+            &to_text,
+            "--format",
+            "bin",
+            "--output",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let (name, table) = sprague::heap::table_file::load(&path).expect("a table file");
+        let json = sprague_json(&["table", game, "--to", &to_text, "--format", "json"]);
+        let width = match table.values.iter().max() {
+            Some(&m) if m > 255 => 2,
+            _ => 1,
+        };
+        let said = format!("({width} byte{} a value)", if width > 1 { "s" } else { "" });
+        assert!(
+            run.stdout.is_empty() && run.stderr.contains(&said),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(name, json["game"], "{game}");
+        assert_eq!(json!(table.values), json["values"], "{game}");
+        assert_eq!(
+            table
+                .period
+                .map(|p| json!({"preperiod": p.preperiod, "period": p.period})),
+            json.get("period").cloned().filter(|p| !p.is_null()),
+            "{game}"
+        );
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert!(size < width * to + 200, "{game}: {size} bytes");
+    }
+    assert_bad_input(
+        &["table", "0.6", "--to", "9", "--format", "bin"],
+        "--output FILE",
+    );
+    assert_bad_input(
+        &["table", "0.6", "--to", "9", "--output", "x.nimv"],
+        "--output goes with --format bin",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn octal_tables_match_between_engines_and_report_periods() {
     let v = sprague_json(&["table", "kayles", "--to", "200", "--format", "json"]);

@@ -456,6 +456,21 @@ fn table<'py>(
     Ok((name, table.values.into_pyarray(py), period))
 }
 
+/// A table file that `sprague table ... --format bin --output FILE` wrote: the game, G(0..)
+/// as a NumPy `uint64` array, and the certified period when the table proved one.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn load_table<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+) -> PyResult<(String, Bound<'py, PyArray1<u64>>, Option<(u64, u64, u64)>)> {
+    let (game, table) = sprague::heap::table_file::load(&path).map_err(to_py)?;
+    let period = table
+        .period
+        .map(|p| (p.preperiod, p.period, p.certified_at));
+    Ok((game, table.values.into_pyarray(py), period))
+}
+
 /// `sprague period --json`: the certified period of a heap game, searched to heap `max`.
 #[pyfunction]
 #[pyo3(signature = (spec, max, progress=None))]
@@ -620,6 +635,7 @@ fn nim_sqrt_array<'py>(
 fn _sprague(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Position>()?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
+    m.add_function(wrap_pyfunction!(load_table, m)?)?;
     m.add_function(wrap_pyfunction!(period, m)?)?;
     m.add_function(wrap_pyfunction!(catalog_json, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;

@@ -72,6 +72,33 @@ def test_table_matches_the_cli(cli, spec, to):
     assert ours.tolist() == cli("table", spec, "--to", str(to), "--format", "json")["values"]
 
 
+def test_a_binary_table_from_the_cli_loads_into_numpy(tmp_path):
+    """`table --format bin --output FILE` writes the checksummed table file; `load_table`
+    reads it back whole and refuses it damaged."""
+    import subprocess
+
+    from conftest import _binary
+
+    path = tmp_path / "kayles.nimv"
+    subprocess.run(
+        [str(_binary()), "table", "kayles", "--to", "300", "--format", "bin", "--output", str(path)],
+        check=True,
+        capture_output=True,
+    )
+    game, values, period = sprague.load_table(path)
+    assert game == "kayles"
+    assert values.dtype == np.uint64
+    assert np.array_equal(values, sprague.table("kayles", to=300))
+    assert (period.preperiod, period.period) == (71, 12)
+    # One byte a value: the file is about 301 bytes of values and a header.
+    assert path.stat().st_size < 301 + 200
+    damaged = bytearray(path.read_bytes())
+    damaged[len(damaged) // 2] ^= 1
+    path.write_bytes(bytes(damaged))
+    with pytest.raises(sprague.StoreError, match="checksum"):
+        sprague.load_table(path)
+
+
 def test_table_with_one_thread_equals_two():
     assert np.array_equal(sprague.table("0.6", to=5000, threads=1), sprague.table("0.6", to=5000, threads=2))
 

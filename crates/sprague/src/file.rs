@@ -68,6 +68,8 @@ impl Kind {
     pub const HEAP_CHECKPOINT: Kind = Kind(*b"HEAP");
     /// One finished tier of a tiered strong solve, kept until its database is written.
     pub const TIER_CHECKPOINT: Kind = Kind(*b"PART");
+    /// A table of nim values of single heaps ([`crate::heap::table_file`]).
+    pub const NIM_VALUES: Kind = Kind(*b"NIMV");
 }
 
 impl fmt::Display for Kind {
@@ -77,6 +79,7 @@ impl fmt::Display for Kind {
             Kind::DATABASE => f.write_str("strong-solution database"),
             Kind::HEAP_CHECKPOINT => f.write_str("heap-value checkpoint"),
             Kind::TIER_CHECKPOINT => f.write_str("finished-tier checkpoint"),
+            Kind::NIM_VALUES => f.write_str("nim-value table"),
             Kind(letters) => write!(f, "{}", String::from_utf8_lossy(&letters)),
         }
     }

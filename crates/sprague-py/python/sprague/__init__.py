@@ -41,6 +41,7 @@ from ._errors import (
 __all__ = [
     "value",
     "table",
+    "load_table",
     "period",
     "catalog",
     "solve",
@@ -219,6 +220,19 @@ def table(spec: str, to: int, *, threads: Optional[int] = None, progress: bool =
         raise SpecError(f"to must be a heap size >= 0, got {to!r}")
     _, values, _ = _sprague.table(spec, int(to), threads, _progress(progress))
     return values
+
+
+def load_table(path: str) -> "tuple[str, np.ndarray, Optional[Period]]":
+    """A table saved by ``sprague table GAME --to N --format bin --output FILE``: the game, its
+    values G(0), G(1), … as a NumPy ``uint64`` array, and its certified period (or ``None``).
+
+    The file is checked whole (its checksum, every field); a damaged one raises
+    ``sprague.StoreError``.
+    """
+    game, values, period = _sprague.load_table(str(path))
+    if period is not None:
+        period = Period(game, period[0], period[1], certified_at=period[2])
+    return game, values, period
 
 
 @dataclass(frozen=True)

@@ -220,3 +220,4 @@ pub trait HeapRules: Send + Sync {
 pub mod checkpoint;
 pub mod rare;
 mod scan;
+pub mod table_file;

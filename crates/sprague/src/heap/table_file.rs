@@ -1,0 +1,209 @@
+//! Nim-value tables saved in the project's one checksummed file format ([`crate::file`], kind
+//! `NIMV`), each value in the fewest whole bytes that the table's largest value needs: what
+//! `sprague table GAME --to N --format bin --output FILE` writes and `sprague.load_table` reads.
+//!
+//! # Payload (little-endian)
+//! | bytes | content |
+//! |---|---|
+//! | 8 | width W: bytes per value, 1, 2, 4 or 8 |
+//! | 8 | count C of values, G(0) to G(C − 1) |
+//! | 8 × 3 | the certified period: preperiod, period, n it was certified at (all `u64::MAX` when none) |
+//! | C × W | the values |
+//!
+//! The values start 40 bytes into the payload, so a reader may map them in place.
+//!
+//! ```
+//! use sprague::heap::{table_file, Table};
+//! let path = std::env::temp_dir().join(format!("doc-table-{}.nimv", std::process::id()));
+//! let table = Table { values: vec![0, 1, 2, 3, 1, 4], period: None };
+//! table_file::save(&path, "kayles", &table)?;
+//! assert_eq!(table_file::load(&path)?, ("kayles".to_string(), table));
+//! # std::fs::remove_file(&path).unwrap();
+//! # Ok::<(), sprague::Error>(())
+//! ```
+
+use super::{Periodicity, Table};
+use crate::error::Result;
+use crate::file::{self, Expected, Kind};
+use std::io::Write;
+use std::path::Path;
+
+/// The kind of table files.
+pub const KIND: Kind = Kind::NIM_VALUES;
+
+/// The payload version.
+pub const VERSION: u32 = 1;
+
+/// Bytes of the payload before the values.
+pub const VALUES_OFFSET: u64 = 40;
+
+/// The fewest whole bytes (1, 2, 4 or 8) that hold `largest`.
+pub fn width_for(largest: u64) -> u64 {
+    match largest {
+        0..=0xff => 1,
+        0x100..=0xffff => 2,
+        0x1_0000..=0xffff_ffff => 4,
+        _ => 8,
+    }
+}
+
+/// Saves `table` of game `spec` to `path` (written under a temporary name and renamed).
+///
+/// # Errors
+/// [`crate::Error::File`] when the file cannot be written.
+pub fn save(path: &Path, spec: &str, table: &Table) -> Result<()> {
+    let width = width_for(table.values.iter().copied().max().unwrap_or(0));
+    let count = table.values.len() as u64;
+    let period = table
+        .period
+        .map_or([u64::MAX; 3], |p| [p.preperiod, p.period, p.certified_at]);
+    file::write(
+        path,
+        KIND,
+        VERSION,
+        spec,
+        VALUES_OFFSET + count * width,
+        |w| {
+            for field in [width, count].into_iter().chain(period) {
+                w.write_all(&field.to_le_bytes())?;
+            }
+            let mut block = Vec::with_capacity(1 << 16);
+            for chunk in table.values.chunks(1 << 13) {
+                block.clear();
+                for v in chunk {
+                    block.extend_from_slice(&v.to_le_bytes()[..width as usize]);
+                }
+                w.write_all(&block)?;
+            }
+            Ok(())
+        },
+    )?;
+    Ok(())
+}
+
+/// Reads a table file: the game it is for and its table. The values' memory is estimated
+/// before it is allocated.
+///
+/// # Errors
+/// [`crate::Error::File`] for a file that is not a table, damaged or truncated;
+/// [`crate::Error::Limit`] when the values would not fit in memory.
+pub fn load(path: &Path) -> Result<(String, Table)> {
+    let mut reader = file::open(
+        path,
+        &Expected {
+            kind: KIND,
+            version: VERSION,
+            spec: None,
+        },
+    )?;
+    let mut head = [0u8; VALUES_OFFSET as usize];
+    reader.read_payload(&mut head)?;
+    let field = |i: usize| u64::from_le_bytes(head[8 * i..8 * i + 8].try_into().unwrap());
+    let (width, count) = (field(0), field(1));
+    if ![1, 2, 4, 8].contains(&width) {
+        return Err(reader
+            .corrupt(format!("a value width of {width} bytes"))
+            .into());
+    }
+    if count.checked_mul(width) != Some(reader.remaining()) {
+        return Err(reader
+            .corrupt(format!(
+                "{count} values of {width} bytes, but {} bytes follow",
+                reader.remaining()
+            ))
+            .into());
+    }
+    let period = match [field(2), field(3), field(4)] {
+        [u64::MAX, u64::MAX, u64::MAX] => None,
+        [preperiod, period, certified_at] if period >= 1 => Some(Periodicity {
+            preperiod,
+            period,
+            certified_at,
+        }),
+        _ => return Err(reader.corrupt("a period of 0").into()),
+    };
+    crate::memory::reserve(
+        &format!("reading {count} values"),
+        count.saturating_mul(8),
+        &[],
+    )?;
+    let mut values = Vec::with_capacity(count as usize);
+    let mut block = vec![0u8; (1 << 13) * width as usize];
+    let mut left = count;
+    while left > 0 {
+        let n = left.min(1 << 13);
+        let bytes = &mut block[..(n * width) as usize];
+        reader.read_payload(bytes)?;
+        values.extend(bytes.chunks_exact(width as usize).map(|b| {
+            let mut word = [0u8; 8];
+            word[..b.len()].copy_from_slice(b);
+            u64::from_le_bytes(word)
+        }));
+        left -= n;
+    }
+    let spec = reader.spec().to_string();
+    reader.finish()?;
+    Ok((spec, Table { values, period }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("sprague-nimv-{}-{name}", std::process::id()))
+    }
+
+    /// Every width round-trips, with and without a period.
+    #[test]
+    fn tables_of_every_width_round_trip() {
+        for (largest, width) in [(0, 1), (255, 1), (256, 2), (70_000, 4), (1 << 40, 8)] {
+            assert_eq!(width_for(largest), width);
+            let values: Vec<u64> = (0..1000u64)
+                .map(|i| {
+                    if i == 500 {
+                        largest
+                    } else {
+                        i * 7919 % (largest + 1)
+                    }
+                })
+                .collect();
+            let period = (largest % 2 == 0).then_some(Periodicity {
+                preperiod: 3,
+                period: 12,
+                certified_at: 999,
+            });
+            let table = Table { values, period };
+            let path = temp(&format!("w{width}"));
+            save(&path, "0.6", &table).unwrap();
+            let len = std::fs::metadata(&path).unwrap().len();
+            assert!(len >= 1000 * width && len < 1000 * width + 200, "{len}");
+            assert_eq!(load(&path).unwrap(), ("0.6".to_string(), table));
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    /// A flipped byte, a truncated file and another kind of file are refused.
+    #[test]
+    fn damaged_files_are_refused() {
+        let path = temp("damaged");
+        let table = Table {
+            values: (0..5000).map(|i| i % 300).collect(),
+            period: None,
+        };
+        save(&path, "kayles", &table).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        let mut flipped = bytes.clone();
+        flipped[bytes.len() / 2] ^= 1;
+        std::fs::write(&path, &flipped).unwrap();
+        assert!(load(&path).unwrap_err().to_string().contains("checksum"));
+        std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
+        assert!(load(&path).is_err());
+        std::fs::write(&path, b"n,value\n0,0\n").unwrap();
+        assert!(load(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("not a sprague file"));
+        std::fs::remove_file(&path).unwrap();
+    }
+}
