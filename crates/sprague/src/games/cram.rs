@@ -923,6 +923,22 @@ mod tests {
         }
 
         #[test]
+        fn a_small_table_with_refutations_agrees_with_plain_search(
+            rows in 1usize..=4, cols in 1usize..=5, blocked: u32, threads in 1usize..=2,
+        ) {
+            // The least table (it replaces entries, values and refuted values alike) and
+            // the same search asked again: every refuted value read back is right.
+            let board = Cram::rectangle(rows, cols).unwrap().with_bits(!u128::from(blocked & 0xa5a5a));
+            proptest::prop_assume!(board.len() <= 16);
+            let mut plain = NimValues::new(Plain);
+            let expected = plain.nim_value(&board).unwrap();
+            let values = CramValues::new(Settings { threads, table_bytes: 0, ..Settings::default() });
+            for _ in 0..2 {
+                proptest::prop_assert_eq!(searched(&values, &board), expected);
+            }
+        }
+
+        #[test]
         fn reductions_and_keys_keep_values(
             rows in 1usize..=6, cols in 1usize..=6, blocked: u64, sparse: u64,
         ) {

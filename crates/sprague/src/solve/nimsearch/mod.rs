@@ -18,6 +18,10 @@
 //!   the others are searched easiest first, and of an option of several components only the
 //!   hardest is asked a question, the others being valued exactly.
 //!
+//! - a search that answers "not in R" leaves the values of R it ruled out (of 0 to 7) in
+//!   the table, and a later question about the same component leaves them out of its R
+//!   (searching nothing when none is left).
+//!
 //! Values go into a [`Table`] of compact entries under a memory cap (keyed by the game's
 //! canonical [code](SplitGame::code) of a component), small components into a second table
 //! that rarely forgets; the components that took long to value are also kept apart and saved
@@ -28,7 +32,7 @@ mod set;
 mod table;
 
 pub use set::NimSet;
-pub use table::Table;
+pub use table::{Probe, Table};
 
 use crate::budget::Budget;
 use crate::error::{Error, Result};
@@ -691,6 +695,41 @@ impl<'s, S: SplitGame> Tables<'s, S> {
         reader.as_ref().expect("a reader is held outside refresh")
     }
 
+    /// What the tables know of `part`: its value, or values of 0 to 7 it does not have.
+    #[inline]
+    fn probe(&self, part: &S::Part) -> Probe {
+        let game = &self.search.game;
+        if let Known::Value(v) = game.known(part) {
+            return Probe {
+                value: Some(v),
+                refuted: 0,
+            };
+        }
+        match game.code(part) {
+            Some(code) => {
+                let weight = game.weight(part);
+                let mut probe = self.reader(weight).probe(code);
+                if probe.value.is_none() {
+                    probe.value = self.search.pinned(code, weight);
+                }
+                probe
+            }
+            None => Probe {
+                value: self.get(part),
+                refuted: 0,
+            },
+        }
+    }
+
+    /// Records that `part` has none of the values of 0 to 7 whose bits `bits` has.
+    #[inline]
+    fn refute(&self, part: &S::Part, bits: u8) {
+        let game = &self.search.game;
+        if let Some(code) = game.code(part) {
+            self.reader(game.weight(part)).refute(code, bits);
+        }
+    }
+
     /// Stores a part's value; `spent`: the nodes its search took.
     fn store(&self, part: &S::Part, value: u8, spent: u64) {
         let search = self.search;
@@ -916,17 +955,28 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
     /// is the exact value (which may lie outside `wanted`), `None` says it is not in
     /// `wanted`.
     fn in_set(&mut self, part: &S::Part, wanted: &NimSet) -> Step<Option<u8>> {
-        if let Some(v) = self.lookup(part) {
+        let probe = self.tables.probe(part);
+        if let Some(v) = probe.value {
             return Ok(Some(v));
+        }
+        // Values the part is known not to have need no search: the value lies in the rest
+        // of `wanted`, if anywhere.
+        let refuted = probe.refuted;
+        let mut rest = *wanted;
+        rest.remove_low_bits(refuted);
+        if rest.is_empty() {
+            return Ok(None);
         }
         self.tick()?;
         let nodes_before = self.nodes;
         let (base_parts, base_opts) = (self.parts.len(), self.opts.len());
-        let result = self.in_set_listed(part, wanted, base_parts, base_opts);
+        let result = self.in_set_listed(part, &rest, base_parts, base_opts);
         self.parts.truncate(base_parts);
         self.opts.truncate(base_opts);
-        if let Ok(Some(v)) = result {
-            self.store(part, v, self.nodes - nodes_before);
+        match result {
+            Ok(Some(v)) => self.store(part, v, self.nodes - nodes_before),
+            Ok(None) => self.tables.refute(part, rest.low_bits() | refuted),
+            Err(_) => {}
         }
         result
     }

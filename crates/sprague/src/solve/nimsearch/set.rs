@@ -125,6 +125,18 @@ impl NimSet {
         })
     }
 
+    /// The values 0 to 7 of the set, as the bits of a byte.
+    #[inline]
+    pub fn low_bits(&self) -> u8 {
+        self.0[0] as u8
+    }
+
+    /// Removes the values 0 to 7 whose bits `bits` has.
+    #[inline]
+    pub fn remove_low_bits(&mut self, bits: u8) {
+        self.0[0] &= !u64::from(bits);
+    }
+
     /// Removes exactly one value: `v` when it is in the set, else the greatest (Beling and
     /// Rogalski's bookkeeping: a set of n + 1 candidates and n options ends with the mex).
     #[inline]

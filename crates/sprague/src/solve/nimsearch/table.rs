@@ -1,8 +1,10 @@
 //! The transposition table of the search: nim values of components by their codes, in 8 bytes
-//! an entry, exact (no false hits), under a memory cap.
+//! an entry, exact (no false hits), under a memory cap. An entry holds either a component's
+//! value or the values among 0 to 7 that it is known not to have (what searches that answered
+//! "not in the set" learnt); a value replaces such an entry.
 //!
-//! A code of `c + 56` bits (`c`: the log of the number of clusters) is cut into its high 56
-//! bits, stored beside the value, and its low `c` bits, which XORed with a hash of the high
+//! A code of `c + 55` bits (`c`: the log of the number of clusters) is cut into its high 55
+//! bits, stored beside the value and a flag, and its low `c` bits, which XORed with a hash of the high
 //! bits pick the cluster: an entry and its cluster give the whole code back (one round of a
 //! Feistel network; the quotienting of Beling's succinct tables). Codes too wide for the table go to a side map.
 //! A cluster is one cache line of eight entries.
@@ -21,7 +23,55 @@ use std::sync::{Mutex, RwLock, RwLockReadGuard};
 const CLUSTER: usize = 8;
 
 /// Bits of the code stored in an entry (the other bits pick the cluster).
-const ID_BITS: u32 = 56;
+const ID_BITS: u32 = 55;
+
+/// Bits of an entry below the stored code: the flag [`REFUTED`] and a byte, the value plus
+/// one or the refuted values.
+const DATA_BITS: u32 = 9;
+
+/// The flag of an entry that holds refuted values.
+const REFUTED: u16 = 1 << 8;
+
+/// What the table knows of a code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Probe {
+    /// The value.
+    pub value: Option<u8>,
+    /// Values of 0 to 7 it does not have, as bits (0 when the value is known).
+    pub refuted: u8,
+}
+
+impl Probe {
+    /// The entry's data bits (0: nothing known).
+    fn of(data: u16) -> Probe {
+        if data == 0 {
+            Probe::default()
+        } else if data & REFUTED != 0 {
+            Probe {
+                value: None,
+                refuted: data as u8,
+            }
+        } else {
+            Probe {
+                value: Some(data as u8 - 1),
+                refuted: 0,
+            }
+        }
+    }
+}
+
+/// Combines what is stored for a code (`old`, 0 for nothing) with new data: a value stays,
+/// replaces refuted values, refuted values add up.
+#[inline]
+fn combine(old: u16, new: u16) -> u16 {
+    if old == 0 || (old & REFUTED != 0 && new & REFUTED == 0) {
+        new
+    } else if old & REFUTED != 0 {
+        old | new
+    } else {
+        old
+    }
+}
 
 /// Bytes of one entry.
 pub const ENTRY_BYTES: u64 = 8;
@@ -99,32 +149,39 @@ impl Slots {
         code >> self.key_bits() == 0
     }
 
+    /// The data bits stored for `code` (0 for none).
     #[inline]
-    fn get(&self, code: u128) -> Option<u8> {
+    fn get(&self, code: u128) -> u16 {
         let (cluster, id) = self.place(code);
         for slot in &self.clusters[cluster].0 {
             let e = slot.load(Ordering::Relaxed);
             if e == 0 {
-                return None;
+                return 0;
             }
-            if e >> 8 == id {
-                return Some((e & 0xff) as u8 - 1);
+            if e >> DATA_BITS == id {
+                return (e & ((1 << DATA_BITS) - 1)) as u16;
             }
         }
-        None
+        0
     }
 
-    /// Stores `value` (at most 254): `Some(true)` when an empty entry was used, `Some(false)`
-    /// when the oldest entry of a full cluster gave way, `None` when the code was there.
+    /// Stores `data` (not 0) as [`combine`] says: `Some(true)` when an empty entry was used,
+    /// `Some(false)` when the oldest entry of a full cluster gave way, `None` when the code
+    /// was there.
     #[inline]
-    fn put(&self, code: u128, value: u8) -> Option<bool> {
+    fn put(&self, code: u128, data: u16) -> Option<bool> {
         let (cluster, id) = self.place(code);
-        let entry = id << 8 | u64::from(value + 1);
+        let entry = id << DATA_BITS | u64::from(data);
         let cluster = &self.clusters[cluster].0;
         let mut last = CLUSTER - 1;
         for (i, slot) in cluster.iter().enumerate() {
             let e = slot.load(Ordering::Relaxed);
-            if e >> 8 == id && e != 0 {
+            if e >> DATA_BITS == id && e != 0 {
+                let old = (e & ((1 << DATA_BITS) - 1)) as u16;
+                let new = combine(old, data);
+                if new != old {
+                    slot.store(id << DATA_BITS | u64::from(new), Ordering::Relaxed);
+                }
                 return None;
             }
             if e == 0 {
@@ -150,7 +207,10 @@ impl Slots {
                 if e == 0 {
                     continue;
                 }
-                other.put(self.code_of(cluster, e >> 8), (e & 0xff) as u8 - 1);
+                other.put(
+                    self.code_of(cluster, e >> DATA_BITS),
+                    (e & ((1 << DATA_BITS) - 1)) as u16,
+                );
             }
         }
     }
@@ -164,7 +224,7 @@ impl Slots {
 pub struct Table {
     slots: RwLock<Slots>,
     /// Codes too wide for the table's size.
-    wide: Mutex<HashMap<u128, u8>>,
+    wide: Mutex<HashMap<u128, u16>>,
     /// Entries in use (about: concurrent stores may count twice).
     filled: AtomicU64,
     /// A thread found the table too full.
@@ -226,9 +286,9 @@ impl Table {
         slots.drain_into(&next);
         // Side-map codes that now fit move into the table.
         let mut wide = self.wide.lock().unwrap_or_else(|e| e.into_inner());
-        wide.retain(|&code, &mut value| {
+        wide.retain(|&code, &mut data| {
             if next.fits(code) {
-                next.put(code, value);
+                next.put(code, data);
                 false
             } else {
                 true
@@ -277,7 +337,13 @@ impl Reader<'_> {
     /// The value stored for `code`.
     #[inline]
     pub fn get(&self, code: u128) -> Option<u8> {
-        if self.slots.fits(code) {
+        self.probe(code).value
+    }
+
+    /// What is stored for `code`: its value, or values it does not have.
+    #[inline]
+    pub fn probe(&self, code: u128) -> Probe {
+        Probe::of(if self.slots.fits(code) {
             self.slots.get(code)
         } else {
             self.table
@@ -286,7 +352,8 @@ impl Reader<'_> {
                 .unwrap_or_else(|e| e.into_inner())
                 .get(&code)
                 .copied()
-        }
+                .unwrap_or(0)
+        })
     }
 
     /// Entries in use and entries in all, of the table only.
@@ -300,19 +367,33 @@ impl Reader<'_> {
     /// Stores `value` for `code` (values above 254 are not stored).
     #[inline]
     pub fn put(&self, code: u128, value: u8) {
-        if value == u8::MAX {
-            return;
+        if value != u8::MAX {
+            self.write(code, u16::from(value) + 1);
         }
+    }
+
+    /// Records that `code`'s value is none of the values of 0 to 7 whose bits `bits` has (no
+    /// change once its value is stored).
+    #[inline]
+    pub fn refute(&self, code: u128, bits: u8) {
+        if bits != 0 {
+            self.write(code, REFUTED | u16::from(bits));
+        }
+    }
+
+    #[inline]
+    fn write(&self, code: u128, data: u16) {
         let table = self.table;
         if !self.slots.fits(code) {
             let mut wide = table.wide.lock().unwrap_or_else(|e| e.into_inner());
             // The side map is a cache too: it stops growing at the cap.
             if (wide.len() as u64 + 1) * WIDE_BYTES + self.slots.bytes() <= table.max_bytes {
-                wide.insert(code, value);
+                let entry = wide.entry(code).or_insert(0);
+                *entry = combine(*entry, data);
             }
             return;
         }
-        let stored = self.slots.put(code, value);
+        let stored = self.slots.put(code, data);
         let filled = match stored {
             Some(true) => table.filled.fetch_add(1, Ordering::Relaxed) + 1,
             Some(false) => table.filled.load(Ordering::Relaxed),
@@ -381,6 +462,39 @@ mod tests {
         assert_eq!(reader.get(u128::MAX), None);
         reader.put(u128::MAX, 7);
         assert_eq!(reader.get(u128::MAX), Some(7));
+    }
+
+    #[test]
+    fn refuted_values_add_up_and_give_way_to_the_value() {
+        let table = Table::new(1 << 20);
+        let reader = table.reader();
+        // In the table and in the side map (a code too wide for the table).
+        for code in [12345u128, u128::MAX - 3] {
+            assert_eq!(reader.probe(code), Probe::default());
+            reader.refute(code, 0b0000_0001);
+            reader.refute(code, 0b0010_0000);
+            let probe = reader.probe(code);
+            assert_eq!((probe.value, probe.refuted), (None, 0b0010_0001));
+            assert_eq!(reader.get(code), None);
+            reader.put(code, 3);
+            assert_eq!(
+                reader.probe(code),
+                Probe {
+                    value: Some(3),
+                    refuted: 0
+                }
+            );
+            // A value stays: later refutations change nothing.
+            reader.refute(code, 0b1000_0000);
+            assert_eq!(reader.get(code), Some(3));
+        }
+        // Refuted values move with the table when it doubles.
+        reader.refute(777, 0b110);
+        drop(reader);
+        table.grow.store(true, Ordering::Relaxed);
+        table.grow(None);
+        assert_eq!(table.reader().probe(777).refuted, 0b110);
+        assert_eq!(table.reader().get(12345), Some(3));
     }
 
     #[test]
