@@ -537,6 +537,18 @@ fn assert_a_killed_run_resumes(
     fresh.stdout
 }
 
+/// One thread of the octal engine, with a checkpoint in `path` every 50 ms.
+fn engine_checkpoint_flags(path: &str) -> [&str; 6] {
+    [
+        "--threads",
+        "1",
+        "--checkpoint",
+        path,
+        "--checkpoint-interval",
+        "0.05",
+    ]
+}
+
 /// A fresh directory for one test's checkpoint files.
 fn checkpoint_dir(test: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("sprague-{test}-{}", std::process::id()));
@@ -550,14 +562,7 @@ fn a_killed_table_run_resumes_from_its_checkpoint_with_identical_values() {
     let checkpoint = dir.join("treblecross.ckpt");
     let path = checkpoint.to_str().expect("utf-8 path");
     let args = ["table", "0.007", "--to", "120000", "--format", "csv"];
-    let flags = [
-        "--threads",
-        "1",
-        "--checkpoint",
-        path,
-        "--checkpoint-interval",
-        "0.05",
-    ];
+    let flags = engine_checkpoint_flags(path);
     let values = assert_a_killed_run_resumes(&args, &flags, &checkpoint, "checkpoint");
     assert_eq!(values.lines().count(), 120_002);
     std::fs::remove_dir_all(&dir).ok();
@@ -571,14 +576,7 @@ fn a_killed_period_search_resumes_from_its_checkpoint_to_the_same_certificate() 
     let checkpoint = dir.join("0.16.ckpt");
     let path = checkpoint.to_str().expect("utf-8 path");
     let args = ["period", "0.16", "--max", "600000", "--json"];
-    let flags = [
-        "--threads",
-        "1",
-        "--checkpoint",
-        path,
-        "--checkpoint-interval",
-        "0.05",
-    ];
+    let flags = engine_checkpoint_flags(path);
     let report = assert_a_killed_run_resumes(&args, &flags, &checkpoint, "checkpoint");
     let json: serde_json::Value = serde_json::from_str(&report).unwrap();
     assert_eq!(json["period"], 149459, "{json}");
