@@ -70,6 +70,8 @@ impl Kind {
     pub const TIER_CHECKPOINT: Kind = Kind(*b"PART");
     /// A table of nim values of single heaps ([`crate::heap::table_file`]).
     pub const NIM_VALUES: Kind = Kind(*b"NIMV");
+    /// The component values of a search ([`crate::solve::nimsearch`]).
+    pub const SEARCH_CHECKPOINT: Kind = Kind(*b"NIMS");
 }
 
 impl fmt::Display for Kind {
@@ -80,6 +82,7 @@ impl fmt::Display for Kind {
             Kind::HEAP_CHECKPOINT => f.write_str("heap-value checkpoint"),
             Kind::TIER_CHECKPOINT => f.write_str("finished-tier checkpoint"),
             Kind::NIM_VALUES => f.write_str("nim-value table"),
+            Kind::SEARCH_CHECKPOINT => f.write_str("search checkpoint"),
             Kind(letters) => write!(f, "{}", String::from_utf8_lossy(&letters)),
         }
     }

@@ -245,7 +245,7 @@ const STACK_BYTES: usize = 256 << 20;
 const CHECKPOINT_VERSION: u32 = 1;
 
 /// The kind of checkpoint files.
-pub const CHECKPOINT_KIND: Kind = Kind(*b"NIMS");
+pub const CHECKPOINT_KIND: Kind = Kind::SEARCH_CHECKPOINT;
 
 /// Bytes of a checkpoint entry: the code, the value, the weight.
 const ENTRY: usize = 16 + 1 + 4;
