@@ -320,6 +320,8 @@ pub struct Engine {
     hold_reviews: bool,
     /// [`AHEAD_MIN_LIST`], lowered in tests.
     ahead_min: usize,
+    /// How the batches ahead share the rare list between the threads.
+    balance: Balance,
     parallel: bool,
     /// [`PARALLEL_MIN_PAIRS`], lowered in tests.
     parallel_min: usize,
@@ -392,6 +394,7 @@ impl Engine {
             ahead: None,
             hold_reviews: false,
             ahead_min: AHEAD_MIN_LIST,
+            balance: Balance::default(),
             class_words: [0; TABLE_BITS / 64 + 1],
             parallel: false,
             parallel_min: PARALLEL_MIN_PAIRS,
@@ -733,15 +736,22 @@ impl Engine {
         };
         let splits = self.splits.clone();
         let cap = self.cap;
+        // The first thread marks the list's entries below `least` itself, as many as keep
+        // the two threads' times level.
+        let first = self.rare.partition_point(|&r| (r as usize) < 2 * BATCH);
+        let least = self
+            .rare
+            .get(first + self.balance.own_entries)
+            .map_or(usize::MAX, |&r| r as usize);
         self.hold_reviews = true;
-        let (stepped, ()) = rayon::join(
-            || -> Result<()> {
-                for _ in 0..BATCH {
-                    self.step_with(naive_only)?;
-                }
-                Ok(())
+        let ((stepped, own), ahead_time) = rayon::join(
+            || {
+                let clock = Instant::now();
+                let stepped = (0..BATCH).try_for_each(|_| self.step_with(naive_only).map(|_| ()));
+                (stepped, clock.elapsed())
             },
             || {
+                let clock = Instant::now();
                 let known = &known;
                 // SAFETY: the pointers and lengths describe prefixes of the engine's
                 // `values`, `rare` and `rare_values`. While this closure runs, the engine
@@ -763,15 +773,17 @@ impl Engine {
                     rare_values,
                     &splits,
                     n + BATCH,
-                    2 * BATCH,
+                    least.max(2 * BATCH),
                     cap,
                     true,
                 );
+                clock.elapsed()
             },
         );
         self.hold_reviews = false;
         self.ahead = Some(ahead);
         self.stats.batches_ahead += 1;
+        self.balance.record(own, ahead_time, self.rare.len());
         stepped
     }
 
@@ -1066,6 +1078,42 @@ fn mex(seen: &[u8], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -
         v += 1;
     }
     v.min(below)
+}
+
+/// The share of the rare list that the first thread marks itself in
+/// [`Engine::step_batch_ahead`], adjusted every [`Balance::ROUND`] batches toward equal times.
+#[derive(Clone, Copy, Debug, Default)]
+struct Balance {
+    /// List entries (from the first at least 2·BATCH) that the first thread marks.
+    own_entries: usize,
+    /// Times of the two threads in this round.
+    own: Duration,
+    ahead: Duration,
+    batches: u32,
+}
+
+impl Balance {
+    const ROUND: u32 = 64;
+
+    fn record(&mut self, own: Duration, ahead: Duration, listed: usize) {
+        self.own += own;
+        self.ahead += ahead;
+        self.batches += 1;
+        if self.batches < Self::ROUND {
+            return;
+        }
+        let step = (listed / 64).max(1);
+        // A margin of 3% keeps the share still when the times are level.
+        if self.ahead.as_secs_f64() > 1.03 * self.own.as_secs_f64() {
+            self.own_entries = (self.own_entries + step).min(listed);
+        } else if self.own.as_secs_f64() > 1.03 * self.ahead.as_secs_f64() {
+            self.own_entries = self.own_entries.saturating_sub(step);
+        }
+        *self = Balance {
+            own_entries: self.own_entries,
+            ..Balance::default()
+        };
+    }
 }
 
 /// The prefixes of the engine's lists that [`Engine::step_batch_ahead`]'s second thread
