@@ -27,10 +27,14 @@
 //!   wanted, held in two registers, and only new values leave the vector loop.
 //! - In the naive mode only values up to just above the recent maximum are looked for first,
 //!   since only values below the mex matter; a second pass runs when all of them are options.
-//! - With two threads, very long pair scans and rare lists are split between the threads.
-//!   Measured on this two-core machine, that does not pay below about 2^17 pairs per half:
-//!   heaps of a sparse game (0.6) take about a microsecond, and in the naive scan each half
-//!   must discover every value itself. So up to 2^20 the second thread is mostly idle.
+//! - With two threads in a sparse mode, the second thread marks the next batch's rare pairs
+//!   (and the first pairs near the middle, which the scans of 0.6 start with) while the first
+//!   computes the batch before it: the partners of list entries `r ≥ 2·BATCH` are known a
+//!   batch early. On a two-core Zen 3, 0.6 to 2^22 took 9.0 s on one thread and 5.2–5.3 s on
+//!   two.
+//! - In the naive mode, very long pair scans (and very long rare lists) are split between
+//!   the threads. That does not pay below about 2^17 pairs per half: each half must discover
+//!   every value itself.
 //!
 //! # Examples
 //!
@@ -154,6 +158,9 @@ pub struct Stats {
     pub missing_values: u64,
     /// How often the mode was re-chosen with a rebuild of the rare list.
     pub rebuilds: u64,
+    /// Batches whose rare-list marks a second thread computed while the engine stepped
+    /// through the batch before.
+    pub batches_ahead: u64,
 }
 
 /// Size of the marking array: any XOR of two values, plus room for the mex above them.
@@ -179,7 +186,12 @@ const RARE_COST_BLOCKS: f64 = 2.0;
 const PARALLEL_MIN_PAIRS: usize = 1 << 17;
 
 /// Heaps whose rare-list marks are computed together.
-const BATCH: usize = 8;
+const BATCH: usize = 16;
+
+/// Rare-list entries from which a second thread marks batches ahead. Below it the threads'
+/// hand-overs cost more than the marks: 0.106 (15 entries) to 2^22 took 0.66 s on one thread
+/// and 0.86 s on two, 0.16 (52 entries) the same on both.
+const AHEAD_MIN_LIST: usize = 256;
 
 /// Length of one batch marking array: room for every u16, and a stride that is not a multiple
 /// of 4 KiB, so the arrays' stores do not alias each other's loads in the store buffer.
@@ -195,11 +207,69 @@ struct Batch {
     cap: usize,
     /// For each split digit, the rare-list indices the batch covered.
     covered: Vec<std::ops::Range<usize>>,
+    /// For the first two split digits and each heap, the first pair `a` of the
+    /// [`PLAIN_SCAN`] pairs near the middle that the batch marked too (0: none).
+    plain: Vec<[usize; BATCH]>,
     /// One marking array per heap.
     marks: Box<[[u8; MARKS]; BATCH]>,
 }
 
 impl Batch {
+    /// Marks the rare pairs of heaps `start..start + BATCH` with list entries `r ≥ least`
+    /// whose partners are in `values` (`least ≥ BATCH` and `values` reaching heap
+    /// `start + BATCH − least`), and records which entries it covered. With `plain`, also
+    /// the first [`PLAIN_SCAN`] pairs of [`Order::NearMiddle`] where both heaps are in
+    /// `values` (splits into equal heaps allowed).
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        &mut self,
+        values: &[u16],
+        rare: &[u32],
+        rare_values: &[u16],
+        splits: &[usize],
+        start: usize,
+        least: usize,
+        cap: usize,
+        plain: bool,
+    ) {
+        for marks in self.marks.iter_mut() {
+            marks[..self.cap.max(cap)].fill(0);
+        }
+        self.cap = cap;
+        self.start = start;
+        self.valid = true;
+        self.covered.clear();
+        self.plain.clear();
+        for &t in splits.iter().take(if plain { 2 } else { 0 }) {
+            let mut firsts = [0; BATCH];
+            for (j, (marks, first)) in self.marks.iter_mut().zip(&mut firsts).enumerate() {
+                let Some(s) = (start + j).checked_sub(t).filter(|&s| s >= 2) else {
+                    continue;
+                };
+                let last = s / 2;
+                let a = Order::NearMiddle.start(last);
+                if s - a < values.len() {
+                    mark_plain(marks, values, s, a, (a + PLAIN_SCAN - 1).min(last));
+                    *first = a;
+                }
+            }
+            self.plain.push(firsts);
+        }
+        let first = rare.partition_point(|&r| (r as usize) < least);
+        for &t in splits {
+            let s0 = start.saturating_sub(t);
+            let end = rare.partition_point(|&r| (r as usize) < s0).max(first);
+            self.covered.push(first..end);
+            mark_batch(
+                &mut self.marks,
+                values,
+                &rare[first..end],
+                &rare_values[first..end],
+                s0,
+            );
+        }
+    }
+
     fn new() -> Result<Batch> {
         let marks = vec![[0u8; MARKS]; BATCH]
             .into_boxed_slice()
@@ -210,6 +280,7 @@ impl Batch {
             valid: false,
             cap: 1,
             covered: Vec::new(),
+            plain: Vec::new(),
             marks,
         })
     }
@@ -242,6 +313,15 @@ pub struct Engine {
     class_words: [u64; TABLE_BITS / 64 + 1],
     /// Rare-pair marks of the next [`BATCH`] heaps, computed together (see [`Batch`]).
     batch: Batch,
+    /// The marks of the batch after it, computed by a second thread (see
+    /// [`Engine::step_batch_ahead`]); allocated on first use.
+    ahead: Option<Batch>,
+    /// Reviews wait while a second thread reads the rare list.
+    hold_reviews: bool,
+    /// [`AHEAD_MIN_LIST`], lowered in tests.
+    ahead_min: usize,
+    /// How the batches ahead share the rare list between the threads.
+    balance: Balance,
     parallel: bool,
     /// [`PARALLEL_MIN_PAIRS`], lowered in tests.
     parallel_min: usize,
@@ -311,6 +391,10 @@ impl Engine {
                 .map_err(|_| Error::Internal("marking array".into()))?,
             seen_other: vec![0u8; 1 << 16],
             batch: Batch::new()?,
+            ahead: None,
+            hold_reviews: false,
+            ahead_min: AHEAD_MIN_LIST,
+            balance: Balance::default(),
             class_words: [0; TABLE_BITS / 64 + 1],
             parallel: false,
             parallel_min: PARALLEL_MIN_PAIRS,
@@ -406,6 +490,9 @@ impl Engine {
     fn set_mode(&mut self, mode: Mode) {
         self.mode = mode;
         self.batch.valid = false;
+        if let Some(ahead) = &mut self.ahead {
+            ahead.valid = false;
+        }
         if let Mode::Sparse { mask, .. } = mode {
             for (w, word) in self.class_words.iter_mut().enumerate() {
                 *word = (0..64).fold(0, |acc, i| {
@@ -574,6 +661,132 @@ impl Engine {
         self.step_with(false)
     }
 
+    /// Re-chooses the mode when a review is due (not while reviews are held).
+    fn review_if_due(&mut self, naive_only: bool) {
+        let n = self.values.len();
+        let rare_grew = self.rare.len() > 2 * self.list_at_review + 64 + n / 64;
+        if !self.fixed_mode
+            && !self.hold_reviews
+            && (n >= self.next_review || (rare_grew && n >= FIRST_REVIEW))
+        {
+            self.review(naive_only);
+        }
+    }
+
+    /// Whether [`Engine::step_batch_ahead`] applies at the next heap: two threads, a sparse
+    /// mode with batched marks and a rare list long enough to share, and a heap count that
+    /// is a multiple of [`BATCH`].
+    fn can_step_ahead(&self) -> bool {
+        let n = self.values.len();
+        self.parallel
+            && !self.unequal
+            && n.is_multiple_of(BATCH)
+            && n >= 4 * BATCH
+            && matches!(self.mode, Mode::Sparse { .. })
+            && (self.ahead_min..2 * self.parallel_min).contains(&self.rare.len())
+    }
+
+    /// Computes the next heap, or the next [`BATCH`] heaps with [`Engine::step_batch_ahead`]
+    /// where it applies and the batch ends at heap `last` or before.
+    fn advance(&mut self, naive_only: bool, last: usize) -> Result<()> {
+        if !naive_only && self.can_step_ahead() && self.values.len() + BATCH <= last + 1 {
+            self.step_batch_ahead(naive_only)
+        } else {
+            self.step_with(naive_only).map(|_| ())
+        }
+    }
+
+    /// Computes the next [`BATCH`] heaps while a second thread marks the rare pairs of the
+    /// batch after them (call it inside a two-thread pool's `install`). The second thread
+    /// reads the values and the rare list as they stand at the first heap; the entries that
+    /// reach into the batch being computed (`r < 2·BATCH`) and those added meanwhile are
+    /// marked heap by heap, as always. Reviews of the mode wait for the batch's end.
+    fn step_batch_ahead(&mut self, naive_only: bool) -> Result<()> {
+        self.review_if_due(naive_only);
+        if !self.can_step_ahead() {
+            for _ in 0..BATCH {
+                self.step_with(naive_only)?;
+            }
+            return Ok(());
+        }
+        let n = self.values.len();
+        let ready = self
+            .ahead
+            .as_ref()
+            .is_some_and(|ahead| ahead.valid && ahead.start == n);
+        if let (true, Some(ahead)) = (ready, &mut self.ahead) {
+            std::mem::swap(&mut self.batch, ahead);
+        } else if !(self.batch.valid && self.batch.start == n) {
+            self.fill_batch(n);
+        }
+        let mut ahead = match self.ahead.take() {
+            Some(batch) => batch,
+            None => Batch::new()?,
+        };
+        // Room for the batch's appends, so that no list moves while the other thread reads it.
+        self.values.reserve(BATCH);
+        self.rare.reserve(BATCH);
+        self.rare_values.reserve(BATCH);
+        let known = Known {
+            values: self.values.as_ptr(),
+            heaps: n,
+            rare: self.rare.as_ptr(),
+            rare_values: self.rare_values.as_ptr(),
+            listed: self.rare.len(),
+        };
+        let splits = self.splits.clone();
+        let cap = self.cap;
+        // The first thread marks the list's entries below `least` itself, as many as keep
+        // the two threads' times level.
+        let first = self.rare.partition_point(|&r| (r as usize) < 2 * BATCH);
+        let least = self
+            .rare
+            .get(first + self.balance.own_entries)
+            .map_or(usize::MAX, |&r| r as usize);
+        self.hold_reviews = true;
+        let ((stepped, own), ahead_time) = rayon::join(
+            || {
+                let clock = Instant::now();
+                let stepped = (0..BATCH).try_for_each(|_| self.step_with(naive_only).map(|_| ()));
+                (stepped, clock.elapsed())
+            },
+            || {
+                let clock = Instant::now();
+                let known = &known;
+                // SAFETY: the pointers and lengths describe prefixes of the engine's
+                // `values`, `rare` and `rare_values`. While this closure runs, the engine
+                // only appends to those vectors (reviews, which rebuild the rare list, are
+                // held), and their capacity was reserved above for every append of the
+                // batch, so the prefixes neither move nor change; `rayon::join` returns only
+                // after this closure has finished with them.
+                let (values, rare, rare_values) = unsafe {
+                    (
+                        std::slice::from_raw_parts(known.values, known.heaps),
+                        std::slice::from_raw_parts(known.rare, known.listed),
+                        std::slice::from_raw_parts(known.rare_values, known.listed),
+                    )
+                };
+                // Partners of entries r ≥ 2·BATCH are below heap n, all known.
+                ahead.fill(
+                    values,
+                    rare,
+                    rare_values,
+                    &splits,
+                    n + BATCH,
+                    least.max(2 * BATCH),
+                    cap,
+                    true,
+                );
+                clock.elapsed()
+            },
+        );
+        self.hold_reviews = false;
+        self.ahead = Some(ahead);
+        self.stats.batches_ahead += 1;
+        self.balance.record(own, ahead_time, self.rare.len());
+        stepped
+    }
+
     fn step_with(&mut self, naive_only: bool) -> Result<u16> {
         let n = self.values.len();
         if n > MAX_HEAP {
@@ -581,10 +794,7 @@ impl Engine {
                 "heap {n} is past the engine's limit of {MAX_HEAP}"
             )));
         }
-        let rare_grew = self.rare.len() > 2 * self.list_at_review + 64 + n / 64;
-        if !self.fixed_mode && (n >= self.next_review || (rare_grew && n >= FIRST_REVIEW)) {
-            self.review(naive_only);
-        }
+        self.review_if_due(naive_only);
         let cap = self.cap;
         self.seen[..cap].fill(0);
         for &t in &self.take_all {
@@ -707,9 +917,22 @@ impl Engine {
             // scan a branch and updates of its tables.
             let order = self.scan_order.choose();
             let mut plain = [0usize; 2];
-            if remaining > PLAIN_WHEN_MISSING {
+            if batched && order == Order::NearMiddle {
+                // Pairs the batch marked already (computed ahead by a second thread).
                 for (i, &t) in self.splits.iter().enumerate().take(2) {
                     if n < t + 2 {
+                        continue;
+                    }
+                    let last = (n - t) / 2;
+                    let start = order.start(last);
+                    if self.batch.plain.get(i).is_some_and(|p| p[lane] == start) {
+                        plain[i] = (start + PLAIN_SCAN - 1).min(last) + 1 - start;
+                    }
+                }
+            }
+            if remaining > PLAIN_WHEN_MISSING {
+                for (i, &t) in self.splits.iter().enumerate().take(2) {
+                    if n < t + 2 || plain[i] > 0 {
                         continue;
                     }
                     let s = n - t;
@@ -804,27 +1027,16 @@ impl Engine {
     /// entries `r` with `BATCH ≤ r < n − t`. Heap `n + j` pairs `r` with `n + j − t − r`, so
     /// one pass over the list, reading `BATCH` consecutive values per entry, serves them all.
     fn fill_batch(&mut self, n: usize) {
-        let cap = self.batch.cap.max(self.cap);
-        for marks in self.batch.marks.iter_mut() {
-            marks[..cap].fill(0);
-        }
-        self.batch.cap = self.cap;
-        self.batch.start = n;
-        self.batch.valid = true;
-        self.batch.covered.clear();
-        let first = self.rare.partition_point(|&r| (r as usize) < BATCH);
-        for &t in &self.splits {
-            let s0 = n.saturating_sub(t);
-            let end = self.rare.partition_point(|&r| (r as usize) < s0).max(first);
-            self.batch.covered.push(first..end);
-            mark_batch(
-                &mut self.batch.marks,
-                &self.values,
-                &self.rare[first..end],
-                &self.rare_values[first..end],
-                s0,
-            );
-        }
+        self.batch.fill(
+            &self.values,
+            &self.rare,
+            &self.rare_values,
+            &self.splits,
+            n,
+            BATCH,
+            self.cap,
+            false,
+        );
     }
 
     /// Marks the values below `bound` among `G(a) ⊕ G(s − a)` (all values without AVX-512).
@@ -868,8 +1080,59 @@ fn mex(seen: &[u8], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -
     v.min(below)
 }
 
-/// The batch's rare loop: entry `r` (with `BATCH ≤ r < s0`) pairs with `s0 + j − r` for heap
-/// `j` of the batch. A function of its own so that the compiler knows the marks never alias
+/// The share of the rare list that the first thread marks itself in
+/// [`Engine::step_batch_ahead`], adjusted every [`Balance::ROUND`] batches toward equal times.
+#[derive(Clone, Copy, Debug, Default)]
+struct Balance {
+    /// List entries (from the first at least 2·BATCH) that the first thread marks.
+    own_entries: usize,
+    /// Times of the two threads in this round.
+    own: Duration,
+    ahead: Duration,
+    batches: u32,
+}
+
+impl Balance {
+    const ROUND: u32 = 64;
+
+    fn record(&mut self, own: Duration, ahead: Duration, listed: usize) {
+        self.own += own;
+        self.ahead += ahead;
+        self.batches += 1;
+        if self.batches < Self::ROUND {
+            return;
+        }
+        let step = (listed / 64).max(1);
+        // A margin of 3% keeps the share still when the times are level.
+        if self.ahead.as_secs_f64() > 1.03 * self.own.as_secs_f64() {
+            self.own_entries = (self.own_entries + step).min(listed);
+        } else if self.own.as_secs_f64() > 1.03 * self.ahead.as_secs_f64() {
+            self.own_entries = self.own_entries.saturating_sub(step);
+        }
+        *self = Balance {
+            own_entries: self.own_entries,
+            ..Balance::default()
+        };
+    }
+}
+
+/// The prefixes of the engine's lists that [`Engine::step_batch_ahead`]'s second thread
+/// reads while the engine appends to them.
+struct Known {
+    values: *const u16,
+    heaps: usize,
+    rare: *const u32,
+    rare_values: *const u16,
+    listed: usize,
+}
+
+// SAFETY: `Known` only carries the addresses to the second thread; what may be read through
+// them, and for how long, is argued where they are read.
+unsafe impl Send for Known {}
+unsafe impl Sync for Known {}
+
+/// The batch's rare loop: entry `r` (with `r < s0`, and `r` large enough that every partner
+/// is in `values`, see [`Batch::fill`]) pairs with `s0 + j − r` for heap `j` of the batch. A function of its own so that the compiler knows the marks never alias
 /// the values and keeps the values' address in a register.
 fn mark_batch(
     marks: &mut [[u8; MARKS]; BATCH],
@@ -879,9 +1142,13 @@ fn mark_batch(
     s0: usize,
 ) {
     for (&r, &v) in rare.iter().zip(rare_values) {
-        // r ≥ BATCH and r < s0, so base + BATCH − 1 ≤ s0 − 1 < values.len().
         let base = s0 - r as usize;
-        let Some(partners) = values.get(base..base + BATCH) else {
+        let partners = values.get(base..base + BATCH);
+        debug_assert!(
+            partners.is_some(),
+            "a batch's partner past the known values"
+        );
+        let Some(partners) = partners else {
             continue;
         };
         for (marks, &partner) in marks.iter_mut().zip(partners) {
@@ -1286,12 +1553,17 @@ fn run_loop(
                 return Ok(Some(period));
             }
         }
-        engine.step_with(options.naive_only)?;
+        let before = engine.values.len();
+        let last = match options.stop_after {
+            Some(stop) if stop >= before => stop.min(to),
+            _ => to,
+        };
+        engine.advance(options.naive_only, last)?;
         let n = engine.values.len() - 1;
         if options.stop_after == Some(n) {
             return Err(Error::Limit(format!("stopped after heap {n} (stop_after)")));
         }
-        if n.is_multiple_of(4096) {
+        if before.next_multiple_of(4096) <= n {
             crate::progress::check(progress)?;
             let now = Instant::now();
             if now - last_report >= Duration::from_millis(250) {
@@ -1506,8 +1778,10 @@ mod tests {
             ..options(2)
         };
         let naive = compute(&code, 40_000, &forced, &()).unwrap();
-        let sparse = compute(&code, 40_000, &options(2), &()).unwrap();
-        assert_eq!(naive, sparse);
+        let sparse = run(&code, 40_000, &options(2), &()).unwrap();
+        assert_eq!(naive, sparse.values);
+        // The second thread marked batches ahead of the first.
+        assert!(sparse.stats.batches_ahead > 1000, "{:?}", sparse.stats);
     }
 
     proptest! {
@@ -1572,13 +1846,14 @@ mod tests {
                     .into_iter()
                     .map(|v| v as u16)
                     .collect();
-                for path in Simd::available() {
+                for (path, threads) in Simd::available().into_iter().flat_map(|p| [(p, 1), (p, 2)])
+                {
                     let options = Options {
                         simd: path,
-                        ..options(1)
+                        ..options(threads)
                     };
                     let got = compute(&code, to, &options, &()).unwrap();
-                    assert_eq!(got, expected, "{text} on {path}");
+                    assert_eq!(got, expected, "{text} on {path}, {threads} threads");
                 }
             }
         }
@@ -1636,6 +1911,39 @@ mod tests {
             b = b.wrapping_add(a);
         }
         assert_eq!((u32::from(b) << 16) | u32::from(a), 0x8929_B47C);
+    }
+
+    /// Batches marked ahead by a second thread, from the first heap where they apply, on
+    /// every code of up to three digits.
+    #[test]
+    fn batches_ahead_agree_on_every_short_code() {
+        let to = 600;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut ahead = 0;
+        for d0 in ["0", "4"] {
+            for x in 1..512u32 {
+                let text = format!("{d0}.{}", format!("{x:03o}").trim_end_matches('0'));
+                let code = Code::parse(&text).unwrap();
+                let expected: Vec<u16> = crate::heap::testing::values_of(&code, to as u64)
+                    .into_iter()
+                    .map(|v| v as u16)
+                    .collect();
+                let mut engine = Engine::new(&code).unwrap();
+                engine.set_parallel(true);
+                engine.ahead_min = 0;
+                pool.install(|| {
+                    while engine.values().len() <= to {
+                        engine.advance(false, to).unwrap();
+                    }
+                });
+                assert_eq!(engine.values(), &expected[..], "{text}");
+                ahead += engine.stats().batches_ahead;
+            }
+        }
+        assert!(ahead > 10_000, "{ahead} batches ahead");
     }
 
     #[test]
