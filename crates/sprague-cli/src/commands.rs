@@ -413,10 +413,7 @@ fn run_command(
                 None => heap.table(to, &bar)?,
             };
             if let Some(path) = output {
-                sprague::heap::table_file::save(&path, &name, &table)?;
-                let width = sprague::heap::table_file::width_for(
-                    table.values.iter().copied().max().unwrap_or(0),
-                );
+                let width = sprague::heap::table_file::save(&path, &name, &table)?;
                 eprintln!(
                     "{name}: G(0..={to}) written to {} ({width} byte{} a value)",
                     path.display(),

@@ -337,7 +337,9 @@ pub fn create(
     payload_len: u64,
 ) -> Result<Writer> {
     let temp = temporary(path);
-    let file = std::fs::File::create(&temp).map_err(|e| os(&temp, &e))?;
+    // The error names the path the caller gave (a missing directory is theirs to fix), not
+    // the temporary name beside it.
+    let file = std::fs::File::create(&temp).map_err(|e| os(path, &e))?;
     let mut w = Writer {
         inner: BufWriter::with_capacity(1 << 20, file),
         checksum: Checksum::default(),
@@ -586,6 +588,15 @@ mod tests {
         })
         .unwrap();
         payload
+    }
+
+    #[test]
+    fn a_missing_directory_is_named_by_the_path_given() {
+        let path = temp("no-such-directory").join("table.nimv");
+        let err = write(&path, KIND, 3, "0.6", 0, |_| Ok(())).unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains(&path.display().to_string()), "{text}");
+        assert!(!text.contains(".tmp"), "{text}");
     }
 
     fn read_all(path: &Path, spec: &str) -> Result<Vec<u8>> {

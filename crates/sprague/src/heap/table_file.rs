@@ -16,7 +16,7 @@
 //! use sprague::heap::{table_file, Table};
 //! let path = std::env::temp_dir().join(format!("doc-table-{}.nimv", std::process::id()));
 //! let table = Table { values: vec![0, 1, 2, 3, 1, 4], period: None };
-//! table_file::save(&path, "kayles", &table)?;
+//! assert_eq!(table_file::save(&path, "kayles", &table)?, 1); // one byte a value
 //! assert_eq!(table_file::load(&path)?, ("kayles".to_string(), table));
 //! # std::fs::remove_file(&path).unwrap();
 //! # Ok::<(), sprague::Error>(())
@@ -47,11 +47,12 @@ pub fn width_for(largest: u64) -> u64 {
     }
 }
 
-/// Saves `table` of game `spec` to `path` (written under a temporary name and renamed).
+/// Saves `table` of game `spec` to `path` (written under a temporary name and renamed), and
+/// returns the bytes each value took ([`width_for`] the largest).
 ///
 /// # Errors
 /// [`crate::Error::File`] when the file cannot be written.
-pub fn save(path: &Path, spec: &str, table: &Table) -> Result<()> {
+pub fn save(path: &Path, spec: &str, table: &Table) -> Result<u64> {
     let width = width_for(table.values.iter().copied().max().unwrap_or(0));
     let count = table.values.len() as u64;
     let period = table
@@ -78,7 +79,7 @@ pub fn save(path: &Path, spec: &str, table: &Table) -> Result<()> {
             Ok(())
         },
     )?;
-    Ok(())
+    Ok(width)
 }
 
 /// Reads a table file: the game it is for and its table. The values' memory is estimated
@@ -175,7 +176,7 @@ mod tests {
             });
             let table = Table { values, period };
             let path = temp(&format!("w{width}"));
-            save(&path, "0.6", &table).unwrap();
+            assert_eq!(save(&path, "0.6", &table).unwrap(), width);
             let len = std::fs::metadata(&path).unwrap().len();
             assert!(len >= 1000 * width && len < 1000 * width + 200, "{len}");
             assert_eq!(load(&path).unwrap(), ("0.6".to_string(), table));
