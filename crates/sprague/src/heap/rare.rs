@@ -1835,26 +1835,32 @@ mod tests {
         }
     }
 
-    /// Every octal code of up to three digits (0.x and 4.x) to `to`, on every scan path this
-    /// CPU runs, against the bitset engine of [`crate::heap::Tabulation`].
-    fn every_short_code_on_every_path(to: usize) {
-        for d0 in ["0", "4"] {
-            for x in 1..512u32 {
+    /// Every octal code of up to three digits (0.x and 4.x), with its values to `to` from the
+    /// bitset engine of [`crate::heap::Tabulation`].
+    fn short_codes(to: usize) -> impl Iterator<Item = (String, Code, Vec<u16>)> {
+        ["0", "4"].into_iter().flat_map(move |d0| {
+            (1..512u32).map(move |x| {
                 let text = format!("{d0}.{}", format!("{x:03o}").trim_end_matches('0'));
                 let code = Code::parse(&text).unwrap();
-                let expected: Vec<u16> = crate::heap::testing::values_of(&code, to as u64)
+                let expected = crate::heap::testing::values_of(&code, to as u64)
                     .into_iter()
                     .map(|v| v as u16)
                     .collect();
-                for (path, threads) in Simd::available().into_iter().flat_map(|p| [(p, 1), (p, 2)])
-                {
-                    let options = Options {
-                        simd: path,
-                        ..options(threads)
-                    };
-                    let got = compute(&code, to, &options, &()).unwrap();
-                    assert_eq!(got, expected, "{text} on {path}, {threads} threads");
-                }
+                (text, code, expected)
+            })
+        })
+    }
+
+    /// Every short code to `to`, on every scan path this CPU runs and one and two threads.
+    fn every_short_code_on_every_path(to: usize) {
+        for (text, code, expected) in short_codes(to) {
+            for (path, threads) in Simd::available().into_iter().flat_map(|p| [(p, 1), (p, 2)]) {
+                let options = Options {
+                    simd: path,
+                    ..options(threads)
+                };
+                let got = compute(&code, to, &options, &()).unwrap();
+                assert_eq!(got, expected, "{text} on {path}, {threads} threads");
             }
         }
     }
@@ -1923,25 +1929,17 @@ mod tests {
             .build()
             .unwrap();
         let mut ahead = 0;
-        for d0 in ["0", "4"] {
-            for x in 1..512u32 {
-                let text = format!("{d0}.{}", format!("{x:03o}").trim_end_matches('0'));
-                let code = Code::parse(&text).unwrap();
-                let expected: Vec<u16> = crate::heap::testing::values_of(&code, to as u64)
-                    .into_iter()
-                    .map(|v| v as u16)
-                    .collect();
-                let mut engine = Engine::new(&code).unwrap();
-                engine.set_parallel(true);
-                engine.ahead_min = 0;
-                pool.install(|| {
-                    while engine.values().len() <= to {
-                        engine.advance(false, to).unwrap();
-                    }
-                });
-                assert_eq!(engine.values(), &expected[..], "{text}");
-                ahead += engine.stats().batches_ahead;
-            }
+        for (text, code, expected) in short_codes(to) {
+            let mut engine = Engine::new(&code).unwrap();
+            engine.set_parallel(true);
+            engine.ahead_min = 0;
+            pool.install(|| {
+                while engine.values().len() <= to {
+                    engine.advance(false, to).unwrap();
+                }
+            });
+            assert_eq!(engine.values(), &expected[..], "{text}");
+            ahead += engine.stats().batches_ahead;
         }
         assert!(ahead > 10_000, "{ahead} batches ahead");
     }
