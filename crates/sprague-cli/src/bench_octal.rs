@@ -206,8 +206,7 @@ fn run_ours(game: &str, n: u64, threads: usize, simd: Simd) -> Result<Ours> {
                 }
                 _ => mode,
             };
-            let values: Vec<u64> = run.values.iter().map(|&v| u64::from(v)).collect();
-            Ok((values, how, run.period))
+            Ok((sprague::heap::Values::from(run.values), how, run.period))
         } else {
             let solver = HeapSolver::new(game, Arc::new(code.clone()));
             let table = solver.table(n, &())?;
@@ -218,8 +217,8 @@ fn run_ours(game: &str, n: u64, threads: usize, simd: Simd) -> Result<Ours> {
         threads,
         times,
         repeats,
-        checksum: format!("{:X}", fletcher(values.iter().copied())),
-        last: values[to],
+        checksum: format!("{:X}", fletcher(values.iter())),
+        last: values.get(to).unwrap_or(0),
         how,
         period,
     })

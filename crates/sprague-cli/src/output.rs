@@ -340,24 +340,21 @@ pub fn table(game: &str, table: &Table, as_json: bool, csv: Option<bool>) -> Res
     if let Some(header) = csv {
         TableReport::new(game, table).write_csv_rows(&mut out, header)?;
     } else {
-        let width = table
-            .values
-            .iter()
-            .max()
-            .map_or(1, |m| m.to_string().len())
-            .max(2);
+        let width = table.values.max().to_string().len().max(2);
         let label = table.values.len().to_string().len().max(2);
         write!(out, "{:>label$} ", "", label = label + 1)?;
         for d in 0..10 {
             write!(out, " {d:>width$}")?;
         }
         writeln!(out)?;
-        for (row, chunk) in table.values.chunks(10).enumerate() {
-            write!(out, "{:>label$}: ", row * 10)?;
-            for v in chunk {
-                write!(out, " {v:>width$}")?;
+        for (n, v) in table.values.iter().enumerate() {
+            if n % 10 == 0 {
+                write!(out, "{n:>label$}: ")?;
             }
-            writeln!(out)?;
+            write!(out, " {v:>width$}")?;
+            if n % 10 == 9 || n + 1 == table.values.len() {
+                writeln!(out)?;
+            }
         }
         if let Some(p) = table.period {
             writeln!(

@@ -631,7 +631,7 @@ fn a_binary_table_file_holds_the_same_values_in_fewer_bytes() {
         let (name, table) = sprague::heap::table_file::load(&path).expect("a table file");
         let json = sprague_json(&["table", game, "--to", &to_text, "--format", "json"]);
         let width = match table.values.iter().max() {
-            Some(&m) if m > 255 => 2,
+            Some(m) if m > 255 => 2,
             _ => 1,
         };
         let said = format!("({width} byte{} a value)", if width > 1 { "s" } else { "" });

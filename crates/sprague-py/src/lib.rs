@@ -453,7 +453,7 @@ fn table<'py>(
     let period = table
         .period
         .map(|p| (p.preperiod, p.period, p.certified_at));
-    Ok((name, table.values.into_pyarray(py), period))
+    Ok((name, table.values.to_vec().into_pyarray(py), period))
 }
 
 /// A table file that `sprague table ... --format bin --output FILE` wrote: the game, G(0..)
@@ -468,7 +468,7 @@ fn load_table<'py>(
     let period = table
         .period
         .map(|p| (p.preperiod, p.period, p.certified_at));
-    Ok((game, table.values.into_pyarray(py), period))
+    Ok((game, table.values.to_vec().into_pyarray(py), period))
 }
 
 /// `sprague period --json`: the certified period of a heap game, searched to heap `max`.

@@ -30,7 +30,7 @@ pub(crate) fn table(game: &str, table: &Table, width: u32) -> Result<String, Api
     let values = &table.values;
     let n = values.len() as f64;
     // Headroom above the largest value keeps the legend off the points.
-    let top = values.iter().copied().max().unwrap_or(0) as f64 * 1.3 + 1.5;
+    let top = values.max() as f64 * 1.3 + 1.5;
     let per_point = f64::from(width) / n.max(1.0);
     let radius = if per_point >= 4.0 {
         3
@@ -94,10 +94,7 @@ pub(crate) fn table(game: &str, table: &Table, width: u32) -> Result<String, Api
         }
         chart
             .draw_series(LineSeries::new(
-                values
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &v)| (i as f64, v as f64)),
+                values.iter().enumerate().map(|(i, v)| (i as f64, v as f64)),
                 INK.mix(0.25),
             ))
             .map_err(failed)?;
@@ -106,7 +103,7 @@ pub(crate) fn table(game: &str, table: &Table, width: u32) -> Result<String, Api
                 values
                     .iter()
                     .enumerate()
-                    .map(|(i, &v)| Circle::new((i as f64, v as f64), radius, INK.filled())),
+                    .map(|(i, v)| Circle::new((i as f64, v as f64), radius, INK.filled())),
             )
             .map_err(failed)?
             .label("G(n)")

@@ -46,6 +46,7 @@ fn table(spec: &str, to: u64) -> Vec<u64> {
         .table(to, &())
         .unwrap()
         .values
+        .to_vec()
 }
 
 #[test]

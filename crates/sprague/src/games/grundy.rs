@@ -26,7 +26,7 @@ mod tests {
         let table = solver.table(200, &()).unwrap();
         assert_eq!(table.period, None);
         assert_eq!(
-            &table.values[..13],
+            &table.values.to_vec()[..13],
             &[0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1]
         );
         let err = solver.nim_value(1_000_000_000_000).unwrap_err();

@@ -45,8 +45,8 @@ pub enum PeriodSearch {
 /// A nim-value table of single heaps, with the period if one was certified within it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
-    /// G(0), G(1), …, G(to).
-    pub values: Vec<u64>,
+    /// G(0), G(1), …, G(to), each in the fewest bytes the largest needs.
+    pub values: Values,
     /// The certified period, when the table reaches far enough to prove one.
     pub period: Option<Periodicity>,
 }
@@ -110,6 +110,7 @@ mod report;
 mod solver;
 #[cfg(test)]
 pub(crate) mod testing;
+mod values;
 
 pub use code::{Code, Run};
 pub use engine::{Tabulation, MAX_TABLE_LEN};
@@ -117,6 +118,7 @@ pub use game::HeapGame;
 pub use period::{certification_length, find_period, find_period_below};
 pub use report::{PeriodReport, PeriodSpan, TableReport};
 pub use solver::HeapSolver;
+pub use values::{width_for, Values};
 
 /// What a period certificate needs to know about the moves of a heap game.
 ///

@@ -10,7 +10,7 @@ pub struct TableReport<'a> {
     /// The game's spec.
     pub game: &'a str,
     /// G(0), G(1), …
-    pub values: &'a [u64],
+    pub values: &'a super::Values,
     /// The certified period, when the table proves one.
     pub period: Option<PeriodSpan>,
 }
@@ -117,7 +117,7 @@ mod tests {
     #[test]
     fn shapes_match_the_interface() {
         let table = Table {
-            values: vec![0, 1],
+            values: vec![0u8, 1].into(),
             period: Some(Periodicity {
                 preperiod: 0,
                 period: 2,

@@ -382,7 +382,10 @@ impl HeapValues for HeapSolver {
                 .map(|n| self.rules.closed_form(n).unwrap_or(0))
                 .collect();
             let period = self.rules.known_period().filter(|p| p.certified_at <= to);
-            return Ok(Table { values, period });
+            return Ok(Table {
+                values: values.into(),
+                period,
+            });
         }
         let mut st = self.lock();
         if st.table.len() <= to {
@@ -391,7 +394,7 @@ impl HeapValues for HeapSolver {
         let values = &st.table.values()[..=to as usize];
         let period = self.bounds.and_then(|b| find_period(values, b));
         Ok(Table {
-            values: values.iter().map(|&g| g as u64).collect(),
+            values: values.to_vec().into(),
             period,
         })
     }
@@ -411,7 +414,7 @@ impl HeapValues for HeapSolver {
                 .map_err(|_| Error::Limit(format!("a table to {to} does not fit in memory")))?;
             let run = super::rare::run(code, to, options, progress)?;
             Ok(Table {
-                values: run.values.into_iter().map(u64::from).collect(),
+                values: run.values.into(),
                 period: run.period,
             })
         })())

@@ -15,7 +15,7 @@
 //! ```
 //! use sprague::heap::{table_file, Table};
 //! let path = std::env::temp_dir().join(format!("doc-table-{}.nimv", std::process::id()));
-//! let table = Table { values: vec![0, 1, 2, 3, 1, 4], period: None };
+//! let table = Table { values: vec![0u8, 1, 2, 3, 1, 4].into(), period: None };
 //! assert_eq!(table_file::save(&path, "kayles", &table)?, 1); // one byte a value
 //! assert_eq!(table_file::load(&path)?, ("kayles".to_string(), table));
 //! # std::fs::remove_file(&path).unwrap();
@@ -37,23 +37,13 @@ pub const VERSION: u32 = 1;
 /// Bytes of the payload before the values.
 pub const VALUES_OFFSET: u64 = 40;
 
-/// The fewest whole bytes (1, 2, 4 or 8) that hold `largest`.
-pub fn width_for(largest: u64) -> u64 {
-    match largest {
-        0..=0xff => 1,
-        0x100..=0xffff => 2,
-        0x1_0000..=0xffff_ffff => 4,
-        _ => 8,
-    }
-}
-
 /// Saves `table` of game `spec` to `path` (written under a temporary name and renamed), and
-/// returns the bytes each value took ([`width_for`] the largest).
+/// returns the bytes each value took ([`super::width_for`] the largest).
 ///
 /// # Errors
 /// [`crate::Error::File`] when the file cannot be written.
 pub fn save(path: &Path, spec: &str, table: &Table) -> Result<u64> {
-    let width = width_for(table.values.iter().copied().max().unwrap_or(0));
+    let width = table.values.width();
     let count = table.values.len() as u64;
     let period = table
         .period
@@ -69,11 +59,12 @@ pub fn save(path: &Path, spec: &str, table: &Table) -> Result<u64> {
                 w.write_all(&field.to_le_bytes())?;
             }
             let mut block = Vec::with_capacity(1 << 16);
-            for chunk in table.values.chunks(1 << 13) {
+            let count = table.values.len();
+            for start in (0..count).step_by(1 << 13) {
                 block.clear();
-                for v in chunk {
-                    block.extend_from_slice(&v.to_le_bytes()[..width as usize]);
-                }
+                table
+                    .values
+                    .write_le_bytes(start..count.min(start + (1 << 13)), &mut block);
                 w.write_all(&block)?;
             }
             Ok(())
@@ -123,25 +114,18 @@ pub fn load(path: &Path) -> Result<(String, Table)> {
         }),
         _ => return Err(reader.corrupt("a period of 0").into()),
     };
+    // The bytes as read, and the values built from them.
     crate::memory::reserve(
         &format!("reading {count} values"),
-        count.saturating_mul(8),
+        count.saturating_mul(2 * width),
         &[],
     )?;
-    let mut values = Vec::with_capacity(count as usize);
-    let mut block = vec![0u8; (1 << 13) * width as usize];
-    let mut left = count;
-    while left > 0 {
-        let n = left.min(1 << 13);
-        let bytes = &mut block[..(n * width) as usize];
-        reader.read_payload(bytes)?;
-        values.extend(bytes.chunks_exact(width as usize).map(|b| {
-            let mut word = [0u8; 8];
-            word[..b.len()].copy_from_slice(b);
-            u64::from_le_bytes(word)
-        }));
-        left -= n;
+    let mut bytes = vec![0u8; (count * width) as usize];
+    for block in bytes.chunks_mut(1 << 16) {
+        reader.read_payload(block)?;
     }
+    let values = super::Values::from_le_bytes(width, &bytes);
+    drop(bytes);
     let spec = reader.spec().to_string();
     reader.finish()?;
     Ok((spec, Table { values, period }))
@@ -150,6 +134,7 @@ pub fn load(path: &Path) -> Result<(String, Table)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heap::width_for;
 
     fn temp(name: &str) -> std::path::PathBuf {
         std::env::temp_dir().join(format!("sprague-nimv-{}-{name}", std::process::id()))
@@ -174,7 +159,10 @@ mod tests {
                 period: 12,
                 certified_at: 999,
             });
-            let table = Table { values, period };
+            let table = Table {
+                values: values.into(),
+                period,
+            };
             let path = temp(&format!("w{width}"));
             assert_eq!(save(&path, "0.6", &table).unwrap(), width);
             let len = std::fs::metadata(&path).unwrap().len();
@@ -189,7 +177,7 @@ mod tests {
     fn damaged_files_are_refused() {
         let path = temp("damaged");
         let table = Table {
-            values: (0..5000).map(|i| i % 300).collect(),
+            values: (0..5000u64).map(|i| i % 300).collect::<Vec<_>>().into(),
             period: None,
         };
         save(&path, "kayles", &table).unwrap();

@@ -351,7 +351,7 @@ impl HeapValues for ImpartialGame {
             }
         }
         Ok(Table {
-            values,
+            values: values.into(),
             period: None,
         })
     }

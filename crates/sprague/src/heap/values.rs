@@ -1,0 +1,238 @@
+//! The values of a table, each kept in the fewest whole bytes (1, 2, 4 or 8) that the largest
+//! needs: 0.6 to 2^24 takes 2 bytes a value, not 8.
+
+use serde::{Serialize, Serializer};
+
+/// G(0), G(1), …, each in the fewest whole bytes that the largest needs. Built from a vector
+/// of any width, which it narrows; two tables of the same values are equal whatever they
+/// were built from.
+///
+/// ```
+/// use sprague::heap::Values;
+/// let values = Values::from(vec![0u64, 1, 2, 300]);
+/// assert_eq!(values.width(), 2);
+/// assert_eq!(values.get(3), Some(300));
+/// assert_eq!(values.to_vec(), [0, 1, 2, 300]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Values(Store);
+
+/// The vector of one width.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Store {
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+}
+
+/// The unsigned integers a store holds.
+trait Word: Copy + Into<u64> + TryFrom<u64> {
+    /// The store of a vector of this width.
+    fn store(values: Vec<Self>) -> Store;
+    /// The value from its little-endian bytes.
+    fn from_le(bytes: &[u8]) -> Self;
+}
+
+macro_rules! word {
+    ($($t:ty => $variant:ident),*) => {$(
+        impl Word for $t {
+            fn store(values: Vec<$t>) -> Store {
+                Store::$variant(values)
+            }
+            fn from_le(bytes: &[u8]) -> $t {
+                <$t>::from_le_bytes(bytes.try_into().expect("a chunk of the word's width"))
+            }
+        }
+        impl From<Vec<$t>> for Values {
+            /// The values, narrowed to the fewest bytes the largest needs.
+            fn from(values: Vec<$t>) -> Values {
+                narrow(values)
+            }
+        }
+    )*};
+}
+
+word!(u8 => U8, u16 => U16, u32 => U32, u64 => U64);
+
+/// The fewest whole bytes (1, 2, 4 or 8) that hold `largest`.
+pub fn width_for(largest: u64) -> u64 {
+    match largest {
+        0..=0xff => 1,
+        0x100..=0xffff => 2,
+        0x1_0000..=0xffff_ffff => 4,
+        _ => 8,
+    }
+}
+
+/// `values` in the narrowest store that holds them (a copy only when that is narrower).
+fn narrow<T: Word>(values: Vec<T>) -> Values {
+    let largest = values.iter().map(|&v| v.into()).max().unwrap_or(0);
+    let width = width_for(largest);
+    if width == std::mem::size_of::<T>() as u64 {
+        return Values(T::store(values));
+    }
+    fn to<U: Word, T: Word>(values: &[T]) -> Vec<U> {
+        values
+            .iter()
+            .map(|&v| {
+                U::try_from(v.into()).unwrap_or_else(|_| unreachable!("a value above the largest"))
+            })
+            .collect()
+    }
+    Values(match width {
+        1 => Store::U8(to(&values)),
+        2 => Store::U16(to(&values)),
+        4 => Store::U32(to(&values)),
+        _ => Store::U64(to(&values)),
+    })
+}
+
+/// Calls `$body` with `$v` bound to the store's vector, whatever its width.
+macro_rules! each {
+    ($store:expr, $v:ident => $body:expr) => {
+        match $store {
+            Store::U8($v) => $body,
+            Store::U16($v) => $body,
+            Store::U32($v) => $body,
+            Store::U64($v) => $body,
+        }
+    };
+}
+
+// `each!`'s 64-bit arm converts `u64` to itself.
+#[allow(clippy::useless_conversion)]
+impl Values {
+    /// The values of little-endian words of `width` bytes (1, 2, 4 or 8), narrowed.
+    ///
+    /// # Panics
+    /// When `width` is not one of those or `bytes` is not whole words.
+    pub fn from_le_bytes(width: u64, bytes: &[u8]) -> Values {
+        fn read<T: Word>(bytes: &[u8]) -> Values {
+            narrow(
+                bytes
+                    .chunks_exact(std::mem::size_of::<T>())
+                    .map(T::from_le)
+                    .collect::<Vec<T>>(),
+            )
+        }
+        assert_eq!(bytes.len() as u64 % width, 0, "whole words");
+        match width {
+            1 => read::<u8>(bytes),
+            2 => read::<u16>(bytes),
+            4 => read::<u32>(bytes),
+            8 => read::<u64>(bytes),
+            _ => panic!("a value width of {width} bytes"),
+        }
+    }
+
+    /// How many values.
+    pub fn len(&self) -> usize {
+        each!(&self.0, v => v.len())
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes each value takes (1, 2, 4 or 8).
+    pub fn width(&self) -> u64 {
+        match self.0 {
+            Store::U8(_) => 1,
+            Store::U16(_) => 2,
+            Store::U32(_) => 4,
+            Store::U64(_) => 8,
+        }
+    }
+
+    /// G(n).
+    pub fn get(&self, n: usize) -> Option<u64> {
+        each!(&self.0, v => v.get(n).map(|&g| g.into()))
+    }
+
+    /// The largest value (0 for none).
+    pub fn max(&self) -> u64 {
+        each!(&self.0, v => v.iter().max().map_or(0, |&g| g.into()))
+    }
+
+    /// The values in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        (0..self.len()).map(move |n| self.get(n).unwrap_or(0))
+    }
+
+    /// The values as 64-bit words.
+    pub fn to_vec(&self) -> Vec<u64> {
+        each!(&self.0, v => v.iter().map(|&g| g.into()).collect())
+    }
+
+    /// The values of `range` as little-endian words of [`Values::width`] bytes, appended to
+    /// `out`.
+    pub fn write_le_bytes(&self, range: std::ops::Range<usize>, out: &mut Vec<u8>) {
+        each!(&self.0, v => {
+            for g in &v[range] {
+                out.extend_from_slice(&g.to_le_bytes());
+            }
+        })
+    }
+}
+
+impl Default for Values {
+    fn default() -> Values {
+        Values(Store::U8(Vec::new()))
+    }
+}
+
+impl Serialize for Values {
+    /// A sequence of numbers.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_take_the_fewest_bytes_the_largest_needs() {
+        for (largest, width) in [
+            (0, 1),
+            (255, 1),
+            (256, 2),
+            (65_535, 2),
+            (65_536, 4),
+            (u64::from(u32::MAX), 4),
+            (u64::from(u32::MAX) + 1, 8),
+            (u64::MAX, 8),
+        ] {
+            let values = Values::from(vec![3u64, largest, 1]);
+            assert_eq!(values.width(), width, "largest {largest}");
+            assert_eq!(values.to_vec(), [3, largest, 1]);
+            assert_eq!(values.max(), largest.max(3));
+            assert_eq!(values.iter().collect::<Vec<_>>(), [3, largest, 1]);
+            let mut bytes = Vec::new();
+            values.write_le_bytes(0..3, &mut bytes);
+            assert_eq!(bytes.len() as u64, 3 * width);
+            assert_eq!(Values::from_le_bytes(width, &bytes), values);
+            // Wider words of the same values read back to the same table.
+            let wide: Vec<u8> = [3u64, largest, 1]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect();
+            assert_eq!(Values::from_le_bytes(8, &wide), values);
+        }
+    }
+
+    #[test]
+    fn equal_values_are_equal_whatever_they_were_built_from() {
+        let a = Values::from(vec![0u8, 1, 2]);
+        assert_eq!(Values::from(vec![0u16, 1, 2]), a);
+        assert_eq!(Values::from(vec![0u32, 1, 2]), a);
+        assert_eq!(Values::from(vec![0u64, 1, 2]), a);
+        assert_ne!(Values::from(vec![0u64, 1, 3]), a);
+        assert_eq!(a.get(3), None);
+        assert!(Values::default().is_empty());
+        assert_eq!(serde_json::to_string(&a).unwrap(), "[0,1,2]");
+    }
+}
