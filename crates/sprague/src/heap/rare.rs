@@ -1492,9 +1492,10 @@ pub fn run(code: &Code, to: usize, options: &Options, progress: &dyn Progress) -
     } else {
         None
     };
+    // A batch may step past `to`: room for one more, so the vector never doubles at the end.
     engine
         .values
-        .reserve((to + 1).saturating_sub(engine.values.len()));
+        .reserve((to + 1 + BATCH).saturating_sub(engine.values.len()));
     progress.start(&format!("computing {}", code.name()), to as u64 + 1);
     engine.set_parallel(pool.is_some());
     engine.set_simd(options.simd)?;
