@@ -14,11 +14,11 @@
 
 use crate::clock::{children_cpu_ns, load_average, pid_cpu_ns, process_cpu_ns};
 use anyhow::{anyhow, bail, Context, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sprague::heap::rare::{self, Options};
 use sprague::heap::{Code, HeapSolver, HeapValues, PeriodSearch, Periodicity};
 use sprague::simd::{cpu_features, cpu_model, Simd};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -44,6 +44,73 @@ pub struct Settings {
     pub simd: Simd,
     /// Print JSON instead of text.
     pub json: bool,
+    /// The file of finished rows to resume from and keep up to date.
+    pub resume: Option<PathBuf>,
+}
+
+/// The file of finished rows behind `--resume`, for one set of settings.
+struct Resume<'a> {
+    file: &'a PathBuf,
+    /// The settings the rows were measured with, as the file's spec.
+    settings: String,
+}
+
+/// The payload version of [`Resume`]'s file: the rows as JSON.
+const RESUME_VERSION: u32 = 1;
+
+impl Resume<'_> {
+    /// The rows in the file; none when it does not exist yet.
+    fn load(&self) -> Result<Vec<Row>> {
+        if !self.file.exists() {
+            return Ok(Vec::new());
+        }
+        let expected = sprague::file::Expected {
+            kind: sprague::file::Kind::BENCH_ROWS,
+            version: RESUME_VERSION,
+            spec: Some(&self.settings),
+        };
+        // Refusals are the library's file errors: bad input, exit code 2.
+        let refused = sprague::Error::from;
+        let mut reader = sprague::file::open(self.file, &expected).map_err(refused)?;
+        let mut json = vec![0u8; reader.remaining() as usize];
+        reader.read_payload(&mut json).map_err(refused)?;
+        let rows = serde_json::from_slice(&json)
+            .map_err(|e| reader.corrupt(format!("rows that do not parse: {e}")));
+        // A damaged file is refused for its checksum first.
+        reader.finish().map_err(refused)?;
+        Ok(rows.map_err(refused)?)
+    }
+
+    /// Writes `rows` to the file (atomically).
+    fn save<'r>(&self, rows: impl Iterator<Item = &'r Row>) -> Result<()> {
+        let json = serde_json::to_vec(&rows.collect::<Vec<_>>())?;
+        sprague::file::write(
+            self.file,
+            sprague::file::Kind::BENCH_ROWS,
+            RESUME_VERSION,
+            &self.settings,
+            json.len() as u64,
+            |w| w.write_all(&json),
+        )
+        .map_err(sprague::Error::from)?;
+        Ok(())
+    }
+}
+
+/// What makes rows comparable: the peer, its methods and limit, sprague's threads and path.
+fn fingerprint(settings: &Settings, path: Simd) -> String {
+    format!(
+        "bench octal: peer {} (methods {}, stopped past {} s); sprague threads {}, path {path}",
+        settings.peer.display(),
+        settings.peer_methods.join(","),
+        settings.peer_max_seconds,
+        settings
+            .threads
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>()
+            .join(","),
+    )
 }
 
 /// The default set: (code, heap size).
@@ -68,14 +135,14 @@ const SWEEP_SIZE: u64 = 1 << 18;
 const SHORT_NS: u64 = 300_000_000;
 
 /// CPU and wall seconds of one measured run (averaged over repeats).
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct Times {
     cpu: f64,
     wall: f64,
 }
 
 /// sprague's run of one game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct Ours {
     threads: usize,
     times: Times,
@@ -88,7 +155,7 @@ struct Ours {
 }
 
 /// One run of the peer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct PeerRun {
     method: String,
     times: Times,
@@ -99,14 +166,14 @@ struct PeerRun {
 }
 
 /// The period search of `sprague period`, beside the table's time.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct PeriodFigure {
     times: Times,
     result: String,
 }
 
 /// Everything about one game at one size.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 struct Row {
     game: String,
     n: u64,
@@ -579,7 +646,30 @@ pub fn run(settings: &Settings) -> Result<()> {
     }
     let mut rows = Vec::new();
     let mut missing = false;
+    let resume = settings.resume.as_ref().map(|file| Resume {
+        file,
+        settings: fingerprint(settings, path),
+    });
+    let mut kept = match &resume {
+        Some(r) => r.load()?,
+        None => Vec::new(),
+    };
+    if let (Some(r), false) = (&resume, kept.is_empty()) {
+        eprintln!(
+            "sprague: {} rows measured before, from {}",
+            kept.len(),
+            r.file.display()
+        );
+    }
     for (game, n) in &cases {
+        if let Some(i) = kept.iter().position(|r| &r.game == game && r.n == *n) {
+            let row = kept.swap_remove(i);
+            if !settings.json {
+                print_row(&row);
+            }
+            rows.push(row);
+            continue;
+        }
         let (row, peer_missing) = measure(settings, game, *n, !settings.sweep)?;
         if peer_missing && !missing {
             eprintln!(
@@ -593,6 +683,10 @@ pub fn run(settings: &Settings) -> Result<()> {
             print_row(&row);
         }
         rows.push(row);
+        if let Some(r) = &resume {
+            // Rows of other games or sizes in the file stay in it.
+            r.save(rows.iter().chain(&kept))?;
+        }
     }
     let load_end = load_average().unwrap_or_else(|| "?".into());
     let summary = summary(&rows);

@@ -202,6 +202,7 @@ Examples:
   sprague bench octal                             0.6, 0.007, 0.106, 0.16, 0.137, 4.7 (minutes)
   sprague bench octal --games 0.6,0.007 --size 65536 --peer-methods rc2
   sprague bench octal --sweep --size 65536        every code 0.1 to 0.777 and 4.1 to 4.777
+  sprague bench octal --sweep --resume s.bnch     the same at 2^18 (hours): run again after a kill
   sprague bench octal --json --peer /work/tools/bin/ogsolve
   sprague bench search --peer /work/tools/bin/igsolve
   sprague bench search --boards cram:4x9,chomp:10x12 --time-limit 60";
@@ -243,6 +244,11 @@ pub struct OctalBench {
     /// the paths, what each command runs, and every row's figures with its ratio to the peer).
     #[arg(long)]
     pub json: bool,
+    /// Keep the finished rows in FILE (checksummed), and take the rows it holds instead of
+    /// measuring them again: a killed sweep resumes where it was. The file is refused for
+    /// other settings (size, peer, methods, threads, path).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<std::path::PathBuf>,
 }
 
 /// The counting problems of `count`.

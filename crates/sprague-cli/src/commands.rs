@@ -237,6 +237,7 @@ fn octal_settings(
         threads,
         simd,
         json: flags.json,
+        resume: flags.resume,
     })
 }
 

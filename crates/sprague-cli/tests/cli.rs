@@ -287,13 +287,10 @@ fn bench_octal_compares_checksums_with_the_peer() {
     let checksum = rows[0]["ours"][0]["checksum"].as_str().unwrap().to_string();
     for (sum, code) in [("0", 1), (checksum.as_str(), 0)] {
         let peer = dir.join(format!("peer-{sum}"));
-        std::fs::write(
+        script(
             &peer,
-            format!("#!/bin/sh\necho \" nimber of 3000: 1  checksum: {sum}\"\n"),
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&peer, std::fs::Permissions::from_mode(0o755)).unwrap();
+            &format!("echo \" nimber of 3000: 1  checksum: {sum}\""),
+        );
         let run = sprague(&[
             "bench",
             "octal",
@@ -324,6 +321,75 @@ fn bench_octal_compares_checksums_with_the_peer() {
         "--threads must be 1 or 2",
     );
     assert_bad_input(&["bench", "nimber", "--sweep"], "are for 'bench octal'");
+}
+
+/// Writes an executable shell script.
+fn script(path: &std::path::Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn a_benchmark_resumes_from_its_rows_without_measuring_them_again() {
+    let dir = checkpoint_dir("bench-resume");
+    let base = [
+        "bench",
+        "octal",
+        "--games",
+        "0.6",
+        "--size",
+        "3000",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    let alone = sprague(&[&base[..], &["--peer", "/nonexistent/ogsolve"]].concat());
+    let report: serde_json::Value = serde_json::from_str(&alone.stdout).unwrap();
+    let checksum = report["rows"][0]["ours"][0]["checksum"].as_str().unwrap();
+    // A peer that agrees, and counts its runs.
+    let (peer, calls) = (dir.join("peer"), dir.join("calls"));
+    script(
+        &peer,
+        &format!(
+            "echo run >> {}\necho \" nimber of 3000: 1  checksum: {checksum}\"",
+            calls.display()
+        ),
+    );
+    let rows = dir.join("rows.bnch");
+    let args = [
+        &base[..],
+        &["--peer-methods", "rc2", "--peer", peer.to_str().unwrap()],
+        &["--resume", rows.to_str().unwrap()],
+    ]
+    .concat();
+    let runs = || std::fs::read_to_string(&calls).unwrap().lines().count();
+    let first = sprague(&args);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // Runs this short are repeated: the peer ran several times.
+    let peer_runs = runs();
+    assert!(peer_runs >= 1);
+    // Run again: the row comes from the file, the peer is not run, the figures are the same.
+    let again = sprague(&args);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(runs(), peer_runs, "the peer ran again");
+    assert!(
+        again.stderr.contains("1 rows measured before"),
+        "{}",
+        again.stderr
+    );
+    let row =
+        |out: &str| serde_json::from_str::<serde_json::Value>(out).unwrap()["rows"][0].clone();
+    assert_eq!(row(&again.stdout), row(&first.stdout));
+    // Other settings, or a damaged file, are refused.
+    let other = [&args[..], &["--peer-max-seconds", "5"]].concat();
+    assert_bad_input(&other, "holds bench octal");
+    let bytes = std::fs::read(&rows).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 1;
+    std::fs::write(&rows, flipped).unwrap();
+    assert_bad_input(&args, "checksum");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

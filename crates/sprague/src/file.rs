@@ -72,6 +72,8 @@ impl Kind {
     pub const NIM_VALUES: Kind = Kind(*b"NIMV");
     /// The component values of a search ([`crate::solve::nimsearch`]).
     pub const SEARCH_CHECKPOINT: Kind = Kind(*b"NIMS");
+    /// The finished rows of a benchmark, kept so that a killed one resumes.
+    pub const BENCH_ROWS: Kind = Kind(*b"BNCH");
 }
 
 impl fmt::Display for Kind {
@@ -83,6 +85,7 @@ impl fmt::Display for Kind {
             Kind::TIER_CHECKPOINT => f.write_str("finished-tier checkpoint"),
             Kind::NIM_VALUES => f.write_str("nim-value table"),
             Kind::SEARCH_CHECKPOINT => f.write_str("search checkpoint"),
+            Kind::BENCH_ROWS => f.write_str("benchmark's finished rows"),
             Kind(letters) => write!(f, "{}", String::from_utf8_lossy(&letters)),
         }
     }

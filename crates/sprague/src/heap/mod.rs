@@ -11,10 +11,10 @@
 
 use crate::error::Result;
 use crate::progress::Progress;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A certified period: G(n + period) = G(n) for every n ≥ preperiod.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Periodicity {
     /// The least n0 from which the period holds.
     pub preperiod: u64,
