@@ -291,20 +291,8 @@ fn bench_octal_compares_checksums_with_the_peer() {
             &peer,
             &format!("echo \" nimber of 3000: 1  checksum: {sum}\""),
         );
-        let run = sprague(&[
-            "bench",
-            "octal",
-            "--games",
-            "0.6",
-            "--size",
-            "3000",
-            "--threads",
-            "1",
-            "--peer-methods",
-            "rc2",
-            "--peer",
-            peer.to_str().unwrap(),
-        ]);
+        let peer_flags = ["--peer-methods", "rc2", "--peer", peer.to_str().unwrap()];
+        let run = sprague(&[&OFFICERS_3000[..], &peer_flags].concat());
         assert_eq!(run.code, code, "{}\n{}", run.stdout, run.stderr);
         if code == 1 {
             assert!(run
@@ -323,6 +311,18 @@ fn bench_octal_compares_checksums_with_the_peer() {
     assert_bad_input(&["bench", "nimber", "--sweep"], "are for 'bench octal'");
 }
 
+/// `bench octal` on 0.6 to 3000, one thread.
+const OFFICERS_3000: [&str; 8] = [
+    "bench",
+    "octal",
+    "--games",
+    "0.6",
+    "--size",
+    "3000",
+    "--threads",
+    "1",
+];
+
 /// Writes an executable shell script.
 fn script(path: &std::path::Path, body: &str) {
     use std::os::unix::fs::PermissionsExt;
@@ -333,17 +333,7 @@ fn script(path: &std::path::Path, body: &str) {
 #[test]
 fn a_benchmark_resumes_from_its_rows_without_measuring_them_again() {
     let dir = checkpoint_dir("bench-resume");
-    let base = [
-        "bench",
-        "octal",
-        "--games",
-        "0.6",
-        "--size",
-        "3000",
-        "--threads",
-        "1",
-        "--json",
-    ];
+    let base = [&OFFICERS_3000[..], &["--json"]].concat();
     let alone = sprague(&[&base[..], &["--peer", "/nonexistent/ogsolve"]].concat());
     let report: serde_json::Value = serde_json::from_str(&alone.stdout).unwrap();
     let checksum = report["rows"][0]["ours"][0]["checksum"].as_str().unwrap();
