@@ -471,6 +471,26 @@ fn load_table<'py>(
     Ok((game, table.values.to_vec().into_pyarray(py), period))
 }
 
+/// A table file checked whole without holding its values: the game, the bytes a value, the
+/// number of values, the certified period, and the file offset of G(0), for `numpy.memmap`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+fn table_layout(
+    path: std::path::PathBuf,
+) -> PyResult<(String, u64, u64, Option<(u64, u64, u64)>, u64)> {
+    let layout = sprague::heap::table_file::check(&path).map_err(to_py)?;
+    let period = layout
+        .period
+        .map(|p| (p.preperiod, p.period, p.certified_at));
+    Ok((
+        layout.spec,
+        layout.width,
+        layout.count,
+        period,
+        layout.offset,
+    ))
+}
+
 /// `sprague period --json`: the certified period of a heap game, searched to heap `max`.
 #[pyfunction]
 #[pyo3(signature = (spec, max, progress=None))]
@@ -636,6 +656,7 @@ fn _sprague(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Position>()?;
     m.add_function(wrap_pyfunction!(table, m)?)?;
     m.add_function(wrap_pyfunction!(load_table, m)?)?;
+    m.add_function(wrap_pyfunction!(table_layout, m)?)?;
     m.add_function(wrap_pyfunction!(period, m)?)?;
     m.add_function(wrap_pyfunction!(catalog_json, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;

@@ -92,11 +92,18 @@ def test_a_binary_table_from_the_cli_loads_into_numpy(tmp_path):
     assert (period.preperiod, period.period) == (71, 12)
     # One byte a value: the file is about 301 bytes of values and a header.
     assert path.stat().st_size < 301 + 200
+    # Mapped instead of read: the same values, in the file's one byte a value.
+    game, mapped, period = sprague.load_table(path, mmap=True)
+    assert game == "kayles" and (period.preperiod, period.period) == (71, 12)
+    assert isinstance(mapped, np.memmap) and mapped.dtype == np.uint8
+    assert np.array_equal(mapped, values)
+    del mapped
     damaged = bytearray(path.read_bytes())
     damaged[len(damaged) // 2] ^= 1
     path.write_bytes(bytes(damaged))
-    with pytest.raises(sprague.StoreError, match="checksum"):
-        sprague.load_table(path)
+    for mmap in (False, True):
+        with pytest.raises(sprague.StoreError, match="checksum"):
+            sprague.load_table(path, mmap=mmap)
 
 
 def test_table_with_one_thread_equals_two():

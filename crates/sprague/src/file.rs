@@ -381,6 +381,8 @@ pub struct Reader {
     checksum: Checksum,
     spec: String,
     remaining: u64,
+    /// The file offset of the payload's first byte, and the payload's length.
+    payload: (u64, u64),
 }
 
 impl Reader {
@@ -392,6 +394,12 @@ impl Reader {
     /// The payload bytes not yet read.
     pub fn remaining(&self) -> u64 {
         self.remaining
+    }
+
+    /// The file offset of the next payload byte, for readers that map a payload in place
+    /// (after checking the whole file).
+    pub fn offset(&self) -> u64 {
+        self.payload.0 + self.payload.1 - self.remaining
     }
 
     /// The file's path.
@@ -503,6 +511,7 @@ pub fn open(path: &Path, expected: &Expected<'_>) -> Result<Reader> {
         checksum: Checksum::default(),
         spec: String::new(),
         remaining: 0,
+        payload: (0, 0),
     };
     let mut magic = [0u8; 8];
     let not_sprague = || {
@@ -558,6 +567,8 @@ pub fn open(path: &Path, expected: &Expected<'_>) -> Result<Reader> {
         }
     }
     r.remaining = r.u64()?;
+    // Magic, kind, version, the spec's length, the spec and the payload's length.
+    r.payload = (8 + 4 + 4 + 4 + spec_len + 8, r.remaining);
     if r.remaining > file_len {
         return Err(refused(path, Problem::Truncated));
     }

@@ -222,14 +222,25 @@ def table(spec: str, to: int, *, threads: Optional[int] = None, progress: bool =
     return values
 
 
-def load_table(path: str) -> "tuple[str, np.ndarray, Optional[Period]]":
+def load_table(path: str, mmap: bool = False) -> "tuple[str, np.ndarray, Optional[Period]]":
     """A table saved by ``sprague table GAME --to N --format bin --output FILE``: the game, its
     values G(0), G(1), … as a NumPy ``uint64`` array, and its certified period (or ``None``).
 
-    The file is checked whole (its checksum, every field); a damaged one raises
+    With ``mmap=True`` the values are not read into memory: they come as a read-only
+    ``numpy.memmap`` of the file, in the file's own width (``uint8``, ``uint16``, ``uint32`` or
+    ``uint64``, the fewest bytes the largest value needs), so a table larger than the machine's
+    memory can be used.
+
+    The file is checked whole first (its checksum, every field); a damaged one raises
     ``sprague.StoreError``.
     """
-    game, values, period = _sprague.load_table(str(path))
+    if mmap:
+        game, width, count, period, offset = _sprague.table_layout(str(path))
+        values = np.memmap(
+            str(path), dtype=np.dtype(f"<u{width}"), mode="r", offset=offset, shape=(count,)
+        )
+    else:
+        game, values, period = _sprague.load_table(str(path))
     if period is not None:
         period = Period(game, period[0], period[1], certified_at=period[2])
     return game, values, period

@@ -73,13 +73,24 @@ pub fn save(path: &Path, spec: &str, table: &Table) -> Result<u64> {
     Ok(width)
 }
 
-/// Reads a table file: the game it is for and its table. The values' memory is estimated
-/// before it is allocated.
-///
-/// # Errors
-/// [`crate::Error::File`] for a file that is not a table, damaged or truncated;
-/// [`crate::Error::Limit`] when the values would not fit in memory.
-pub fn load(path: &Path) -> Result<(String, Table)> {
+/// Where a table file's values lie, for readers that map them in place (NumPy's `memmap`):
+/// the file was checked whole first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The game the table is for.
+    pub spec: String,
+    /// Bytes a value (1, 2, 4 or 8), little-endian.
+    pub width: u64,
+    /// How many values: G(0) to G(count − 1).
+    pub count: u64,
+    /// The certified period, if any.
+    pub period: Option<Periodicity>,
+    /// The file offset of G(0).
+    pub offset: u64,
+}
+
+/// Opens a table file and reads its fields, up to its values.
+fn open_values(path: &Path) -> Result<(file::Reader, Layout)> {
     let mut reader = file::open(
         path,
         &Expected {
@@ -114,6 +125,30 @@ pub fn load(path: &Path) -> Result<(String, Table)> {
         }),
         _ => return Err(reader.corrupt("a period of 0").into()),
     };
+    let layout = Layout {
+        spec: reader.spec().to_string(),
+        width,
+        count,
+        period,
+        offset: reader.offset(),
+    };
+    Ok((reader, layout))
+}
+
+/// Reads a table file: the game it is for and its table. The values' memory is estimated
+/// before it is allocated.
+///
+/// # Errors
+/// [`crate::Error::File`] for a file that is not a table, damaged or truncated;
+/// [`crate::Error::Limit`] when the values would not fit in memory.
+pub fn load(path: &Path) -> Result<(String, Table)> {
+    let (mut reader, layout) = open_values(path)?;
+    let Layout {
+        width,
+        count,
+        period,
+        ..
+    } = layout;
     // The bytes as read, and the values built from them.
     crate::memory::reserve(
         &format!("reading {count} values"),
@@ -126,15 +161,30 @@ pub fn load(path: &Path) -> Result<(String, Table)> {
     }
     let values = super::Values::from_le_bytes(width, &bytes);
     drop(bytes);
-    let spec = reader.spec().to_string();
     reader.finish()?;
-    Ok((spec, Table { values, period }))
+    Ok((layout.spec, Table { values, period }))
+}
+
+/// Checks a whole table file (its checksum and every field) reading it in blocks, and says
+/// where its values lie: a table larger than memory can then be mapped instead of read.
+///
+/// # Errors
+/// As [`load`], but never for memory.
+pub fn check(path: &Path) -> Result<Layout> {
+    let (mut reader, layout) = open_values(path)?;
+    let mut block = vec![0u8; 1 << 16];
+    while reader.remaining() > 0 {
+        let n = reader.remaining().min(block.len() as u64) as usize;
+        reader.read_payload(&mut block[..n])?;
+    }
+    reader.finish()?;
+    Ok(layout)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heap::width_for;
+    use crate::heap::{width_for, Values};
 
     fn temp(name: &str) -> std::path::PathBuf {
         std::env::temp_dir().join(format!("sprague-nimv-{}-{name}", std::process::id()))
@@ -167,7 +217,15 @@ mod tests {
             assert_eq!(save(&path, "0.6", &table).unwrap(), width);
             let len = std::fs::metadata(&path).unwrap().len();
             assert!(len >= 1000 * width && len < 1000 * width + 200, "{len}");
-            assert_eq!(load(&path).unwrap(), ("0.6".to_string(), table));
+            assert_eq!(load(&path).unwrap(), ("0.6".to_string(), table.clone()));
+            // The values lie where the layout says, in the width it says.
+            let layout = check(&path).unwrap();
+            assert_eq!((layout.width, layout.count), (width, 1000));
+            assert_eq!(layout.period, table.period);
+            let bytes = std::fs::read(&path).unwrap();
+            let at = layout.offset as usize;
+            let mapped = Values::from_le_bytes(width, &bytes[at..at + 1000 * width as usize]);
+            assert_eq!(mapped, table.values);
             std::fs::remove_file(&path).unwrap();
         }
     }
@@ -186,6 +244,7 @@ mod tests {
         flipped[bytes.len() / 2] ^= 1;
         std::fs::write(&path, &flipped).unwrap();
         assert!(load(&path).unwrap_err().to_string().contains("checksum"));
+        assert!(check(&path).unwrap_err().to_string().contains("checksum"));
         std::fs::write(&path, &bytes[..bytes.len() - 100]).unwrap();
         assert!(load(&path).is_err());
         std::fs::write(&path, b"n,value\n0,0\n").unwrap();
