@@ -209,6 +209,42 @@ const BOARDS: [Board; 8] = [
     },
 ];
 
+/// A board named `cram:RxC` or `chomp:RxC`, with its published value when the default set
+/// has one.
+fn parse_board(name: &str) -> Result<Board> {
+    let usage = || {
+        crate::error::bad(format!(
+            "unknown board '{name}': boards are cram:RxC or chomp:RxC, R and C from 1 to {MAX_SIDE} (e.g. cram:5x8)"
+        ))
+    };
+    let (game, size) = name.split_once(':').ok_or_else(usage)?;
+    let game = ["cram", "chomp"]
+        .into_iter()
+        .find(|&g| g == game)
+        .ok_or_else(usage)?;
+    let (rows, cols) = size.split_once('x').ok_or_else(usage)?;
+    let side = |t: &str| {
+        t.parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_SIDE).contains(n))
+            .ok_or_else(usage)
+    };
+    let (rows, cols) = (side(rows)?, side(cols)?);
+    let known = BOARDS
+        .iter()
+        .find(|b| b.game == game && (b.rows, b.cols) == (rows, cols))
+        .and_then(|b| b.known);
+    Ok(Board {
+        game,
+        rows,
+        cols,
+        known,
+    })
+}
+
+/// The longest side a board may have here (the programs refuse what they cannot hold).
+const MAX_SIDE: u32 = 64;
+
 fn board_name(b: &Board) -> String {
     format!("{}:{}x{}", b.game, b.rows, b.cols)
 }
@@ -279,19 +315,11 @@ pub fn run_bench(options: &Options<'_>) -> Result<()> {
     let boards: Vec<Board> = if options.boards.is_empty() {
         BOARDS.to_vec()
     } else {
-        let mut chosen = Vec::new();
-        for name in options.boards {
-            let board = BOARDS
-                .iter()
-                .find(|b| board_name(b) == *name)
-                .with_context(|| {
-                    let names: Vec<String> = BOARDS.iter().map(board_name).collect();
-                    format!("unknown board '{name}' (the boards: {})", names.join(", "))
-                })
-                .map_err(|e| crate::error::bad(format!("{e:#}")))?;
-            chosen.push(*board);
-        }
-        chosen
+        options
+            .boards
+            .iter()
+            .map(|name| parse_board(name))
+            .collect::<Result<_>>()?
     };
     let me = std::env::current_exe().context("cannot find this program's path")?;
     let peer = find_peer(options.peer);

@@ -542,7 +542,8 @@ pub enum Command {
         simd: Option<String>,
         #[command(flatten)]
         octal: OctalBench,
-        /// With `search`: only these boards, e.g. cram:4x9,chomp:10x12 (default: all).
+        /// With `search`: these boards, any cram:RxC or chomp:RxC, e.g. cram:4x9,chomp:11x13
+        /// (default: Cram 4×9, 5×8, 4×11, 5×9, 6×7 and Chomp 8×10, 10×12, 12×13).
         #[arg(long, value_name = "LIST", value_delimiter = ',')]
         boards: Vec<String>,
         /// With `search`: stop a run after S seconds.

@@ -383,6 +383,61 @@ fn a_benchmark_resumes_from_its_rows_without_measuring_them_again() {
 }
 
 #[test]
+fn bench_search_runs_any_board_beside_the_peer_and_compares_values() {
+    let dir = checkpoint_dir("bench-search");
+    // Cram 3×4 is 1 and Chomp 2×3 is 4; a peer that agrees, and one that does not.
+    for (wrong, code) in [(false, 0), (true, 1)] {
+        let peer = dir.join(format!("igsolve-{wrong}"));
+        let (cram, chomp) = if wrong { (0, 4) } else { (1, 4) };
+        script(
+            &peer,
+            &format!(
+                "case \"$1:$3x$5\" in cram:3x4) v={cram};; chomp:2x3) v={chomp};; *) v=99;; esac\n\
+                 echo \"Nimber of initial position: $v\""
+            ),
+        );
+        let run = sprague(&[
+            "bench",
+            "search",
+            "--boards",
+            "cram:3x4,chomp:2x3",
+            "--search-threads",
+            "1",
+            "--peer",
+            peer.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, code, "{}\n{}", run.stdout, run.stderr);
+        let row = |board: &str| {
+            let line = run.stdout.lines().find(|l| l.starts_with(board)).unwrap();
+            line.split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        // Each row: the board, sprague's value and figures, then the peer's value.
+        assert_eq!(row("cram:3x4")[1], "1");
+        assert_eq!(row("cram:3x4")[5], cram.to_string());
+        assert_eq!(row("chomp:2x3")[1], "4");
+        if wrong {
+            assert!(
+                run.stderr.contains("cram:3x4: values [1, 0]"),
+                "{}",
+                run.stderr
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_bad_input(
+        &["bench", "search", "--boards", "cram:3y4"],
+        "cram:RxC or chomp:RxC",
+    );
+    assert_bad_input(
+        &["bench", "search", "--boards", "go:9x9"],
+        "unknown board 'go:9x9'",
+    );
+    assert_bad_input(&["bench", "search", "--boards", "cram:0x4"], "from 1 to 64");
+}
+
+#[test]
 fn ruler_winning_moves_leave_sorted_heads() {
     let v = sprague_json(&["value", "ruler", "5", "8", "10", "11", "13", "--json"]);
     assert_eq!(v["nim_value"], 11);
