@@ -259,7 +259,7 @@ fn load_average() -> String {
 /// The peer to time: the flag's path, else `igsolve` on the PATH.
 fn find_peer(peer: Option<&Path>) -> Option<PathBuf> {
     if let Some(path) = peer {
-        return Some(path.to_path_buf());
+        return path.is_file().then(|| path.to_path_buf());
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
@@ -329,7 +329,11 @@ pub fn run_bench(options: &Options<'_>) -> Result<()> {
     match &peer {
         Some(p) => println!("peer: {}", p.display()),
         None => println!(
-            "peer: igsolve not found (install it outside the build with\n  RUSTFLAGS=\"-C target-cpu=native\" cargo install --root DIR igsolve\nand pass --peer DIR/bin/igsolve); timing sprague alone"
+            "peer: igsolve not found{} (install it outside the build with\n  RUSTFLAGS=\"-C target-cpu=native\" cargo install --root DIR igsolve\nand pass --peer DIR/bin/igsolve); timing sprague alone",
+            options
+                .peer
+                .map(|p| format!(" at {}", p.display()))
+                .unwrap_or_default()
         ),
     }
     println!(

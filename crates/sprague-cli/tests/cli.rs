@@ -426,6 +426,22 @@ fn bench_search_runs_any_board_beside_the_peer_and_compares_values() {
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();
+    // Without the peer: sprague's figures alone, and why.
+    let alone = sprague(&[
+        "bench",
+        "search",
+        "--boards",
+        "cram:3x4",
+        "--search-threads",
+        "1",
+        "--peer",
+        "/nonexistent/igsolve",
+    ]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    assert!(alone
+        .stdout
+        .contains("igsolve not found at /nonexistent/igsolve"));
+    assert!(alone.stdout.contains("not run"), "{}", alone.stdout);
     assert_bad_input(
         &["bench", "search", "--boards", "cram:3y4"],
         "cram:RxC or chomp:RxC",
