@@ -453,7 +453,7 @@ fn table<'py>(
     let period = table
         .period
         .map(|p| (p.preperiod, p.period, p.certified_at));
-    Ok((name, table.values.to_vec().into_pyarray(py), period))
+    Ok((name, uint64_array(py, &table.values)?, period))
 }
 
 /// A table file that `sprague table ... --format bin --output FILE` wrote: the game, G(0..)
@@ -468,7 +468,23 @@ fn load_table<'py>(
     let period = table
         .period
         .map(|p| (p.preperiod, p.period, p.certified_at));
-    Ok((game, table.values.to_vec().into_pyarray(py), period))
+    Ok((game, uint64_array(py, &table.values)?, period))
+}
+
+/// The values as a NumPy `uint64` array, its memory estimated first (the table keeps fewer
+/// bytes a value).
+fn uint64_array<'py>(
+    py: Python<'py>,
+    values: &sprague::heap::Values,
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let count = values.len() as u64;
+    sprague::memory::reserve(
+        &format!("a uint64 array of {count} values"),
+        count.saturating_mul(8),
+        &[],
+    )
+    .map_err(to_py)?;
+    Ok(values.to_vec().into_pyarray(py))
 }
 
 /// A table file checked whole without holding its values: the game, the bytes a value, the
