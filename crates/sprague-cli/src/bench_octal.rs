@@ -651,7 +651,13 @@ pub fn run(settings: &Settings) -> Result<()> {
         settings: fingerprint(settings, path),
     });
     let mut kept = match &resume {
-        Some(r) => r.load()?,
+        Some(r) => {
+            let rows = r.load()?;
+            // Written back at once, so that a file that cannot be written stops the run
+            // before the first measurement, not after it.
+            r.save(rows.iter())?;
+            rows
+        }
         None => Vec::new(),
     };
     if let (Some(r), false) = (&resume, kept.is_empty()) {

@@ -371,6 +371,11 @@ fn a_benchmark_resumes_from_its_rows_without_measuring_them_again() {
     let row =
         |out: &str| serde_json::from_str::<serde_json::Value>(out).unwrap()["rows"][0].clone();
     assert_eq!(row(&again.stdout), row(&first.stdout));
+    // A file that cannot be written is refused before anything is measured.
+    let nowhere = dir.join("no-such-directory").join("rows.bnch");
+    let unwritable = [&args[..args.len() - 1], &[nowhere.to_str().unwrap()]].concat();
+    assert_bad_input(&unwritable, "no-such-directory");
+    assert_eq!(runs(), peer_runs, "the peer ran for an unwritable file");
     // Other settings, or a damaged file, are refused.
     let other = [&args[..], &["--peer-max-seconds", "5"]].concat();
     assert_bad_input(&other, "holds bench octal");
