@@ -1,23 +1,56 @@
-//! Progress bars on stderr, through the library's `Progress` trait. Hidden when stderr is not a
-//! terminal.
+//! Progress bars on stderr, through the library's `Progress` trait. When stderr is not a
+//! terminal (a log file, a pipe) the bar is hidden and a plain line is written every
+//! [`LOG_EVERY`] instead, so that long runs leave a record.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sprague::budget::Budget;
 use sprague::progress::Progress;
+use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// How often a phase writes a progress line when stderr is not a terminal.
+pub const LOG_EVERY: Duration = Duration::from_secs(60);
 
 /// An indicatif bar that follows the library's phases, and stops them when the command
 /// line's budget is spent.
 pub struct Bar {
     bar: Mutex<Option<ProgressBar>>,
+    /// The phase being logged, when stderr is not a terminal.
+    log: Mutex<Option<Log>>,
     budget: Budget,
+}
+
+/// A phase's plain progress lines.
+struct Log {
+    what: String,
+    total: u64,
+    started: Instant,
+    last: Instant,
+}
+
+impl Log {
+    /// The line for `done` of the phase's total after `elapsed`, with the engine's note.
+    fn line(&self, done: u64, elapsed: Duration, note: &str) -> String {
+        let mut line = format!("sprague: {}: {done}", self.what);
+        if self.total > 0 {
+            let percent = 100.0 * done as f64 / self.total as f64;
+            line += &format!(" of {} ({percent:.1}%)", self.total);
+        }
+        let s = elapsed.as_secs();
+        line += &format!(", {}:{:02}:{:02} elapsed", s / 3600, s / 60 % 60, s % 60);
+        if !note.is_empty() {
+            line += &format!(", {note}");
+        }
+        line
+    }
 }
 
 impl Bar {
     pub fn new(budget: &Budget) -> Self {
         Bar {
             bar: Mutex::new(None),
+            log: Mutex::new(None),
             budget: budget.clone(),
         }
     }
@@ -50,6 +83,15 @@ impl Progress for Bar {
         if let Ok(mut slot) = self.bar.lock() {
             *slot = Some(bar);
         }
+        if let Ok(mut log) = self.log.lock() {
+            let now = Instant::now();
+            *log = (!std::io::stderr().is_terminal()).then(|| Log {
+                what: what.to_string(),
+                total,
+                started: now,
+                last: now,
+            });
+        }
     }
 
     fn advance(&self, done: u64, note: &str) {
@@ -58,6 +100,15 @@ impl Progress for Bar {
                 bar.set_position(done);
                 if !note.is_empty() {
                     bar.set_prefix(note.to_string());
+                }
+            }
+        }
+        if let Ok(mut log) = self.log.lock() {
+            if let Some(log) = log.as_mut() {
+                let now = Instant::now();
+                if now - log.last >= LOG_EVERY {
+                    log.last = now;
+                    eprintln!("{}", log.line(done, now - log.started, note));
                 }
             }
         }
@@ -80,6 +131,9 @@ impl Progress for Bar {
             if let Some(bar) = slot.take() {
                 bar.finish_and_clear();
             }
+        }
+        if let Ok(mut log) = self.log.lock() {
+            *log = None;
         }
     }
 }
@@ -155,5 +209,35 @@ impl Progress for Spinner {
         if !note.is_empty() {
             bar.set_prefix(format!("{note} held"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_lines_give_the_count_share_time_and_note() {
+        let now = Instant::now();
+        let log = Log {
+            what: "computing 0.6".into(),
+            total: 4_294_967_295,
+            started: now,
+            last: now,
+        };
+        assert_eq!(
+            log.line(
+                1 << 30,
+                Duration::from_secs(3725),
+                "712345 heaps/s, rare list 1700"
+            ),
+            "sprague: computing 0.6: 1073741824 of 4294967295 (25.0%), 1:02:05 elapsed, \
+             712345 heaps/s, rare list 1700"
+        );
+        let open = Log { total: 0, ..log };
+        assert_eq!(
+            open.line(12, Duration::from_secs(59), ""),
+            "sprague: computing 0.6: 12, 0:00:59 elapsed"
+        );
     }
 }

@@ -1403,12 +1403,17 @@ impl ScanOrder {
     }
 }
 
-/// Bytes needed to compute G(0..=to): values, the worst-case rare list, the marking arrays.
+/// Bytes needed to compute G(0..=to): values, the worst-case rare list, the period check and
+/// the marking arrays.
 pub fn memory_estimate(to: usize) -> u64 {
     let heaps = to as u64 + 1;
-    // Values (2 bytes), a checkpoint being read back (2 bytes), the rare list at its largest
-    // fraction (4 + 2 bytes), and the histogram and marking arrays.
-    heaps * 4 + (heaps as f64 * SPARSE_FRACTION * 1.5) as u64 * 6 + (4 << 20)
+    // Values (2 bytes; a checkpoint read back grows in place to the whole table), the rare
+    // list at the largest fraction a sparse mode keeps (4 + 2 bytes an entry), the period
+    // check's 4 bytes for each heap of the half table it compares (at most MAX_PERIOD), and
+    // the histogram and marking arrays.
+    let rare = (heaps as f64 * SPARSE_FRACTION).ceil() as u64 * 6;
+    let period = (heaps / 2).min(MAX_PERIOD) * 4;
+    heaps * 2 + rare + period + (4 << 20)
 }
 
 /// Checks that G(0..=to) can be computed within the machine's memory and what is `left` of
@@ -2017,6 +2022,10 @@ mod tests {
         // 2^28 values must fit 24 GiB with room to spare (the estimate includes a worst-case
         // rare list and the checkpoint buffers).
         assert!(memory_estimate(1 << 28) < 4 << 30);
+        // The engine's largest table (0.6 to 2^32 − 2) fits the default budget of a 24 GiB
+        // machine (80%): 2 bytes a value, the worst rare list and the period check.
+        assert!(memory_estimate(MAX_HEAP) < 16 << 30);
+        assert!(memory_estimate(MAX_HEAP) > (MAX_HEAP as u64) * 3);
         let err = check_memory(MAX_HEAP, None).err();
         assert!(
             err.as_ref().is_none_or(|e| e.to_string().contains("MiB")),
