@@ -1549,6 +1549,8 @@ fn run_loop(
     let mut last_checkpoint = Instant::now();
     let mut last_report = Instant::now();
     let mut reported = first;
+    // The last heap a checkpoint of this run holds, for the progress note.
+    let mut saved_at = None;
     let bounds = engine.code.certificate();
     let mut next_check = FIRST_PERIOD_CHECK.max(first.next_power_of_two());
     while engine.values.len() <= to {
@@ -1578,17 +1580,19 @@ fn run_loop(
                 reported = n;
                 let rate = (n + 1 - first) as f64 / (now - start).as_secs_f64().max(1e-9);
                 let eta = remaining_seconds(engine.mode(), n, to, recent);
-                progress.advance(
-                    n as u64 + 1,
-                    &format!(
-                        "{rate:.0} heaps/s, eta {eta:.0} s, rare list {}",
-                        engine.rare_len()
-                    ),
+                let mut note = format!(
+                    "{rate:.0} heaps/s, eta {eta:.0} s, rare list {}",
+                    engine.rare_len()
                 );
+                if let Some(saved) = saved_at {
+                    note += &format!(", checkpoint to heap {saved}");
+                }
+                progress.advance(n as u64 + 1, &note);
             }
             if let Some(path) = &options.checkpoint {
                 if now - last_checkpoint >= options.checkpoint_interval {
                     save(engine, path)?;
+                    saved_at = Some(n);
                     last_checkpoint = Instant::now();
                 }
             }
