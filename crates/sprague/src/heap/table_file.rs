@@ -159,7 +159,8 @@ pub fn load(path: &Path) -> Result<(String, Table)> {
     for block in bytes.chunks_mut(1 << 16) {
         reader.read_payload(block)?;
     }
-    let values = super::Values::from_le_bytes(width, &bytes);
+    let values = super::Values::from_le_bytes(width, &bytes)
+        .ok_or_else(|| reader.corrupt(format!("a value width of {width} bytes")))?;
     drop(bytes);
     reader.finish()?;
     Ok((layout.spec, Table { values, period }))
@@ -224,7 +225,8 @@ mod tests {
             assert_eq!(layout.period, table.period);
             let bytes = std::fs::read(&path).unwrap();
             let at = layout.offset as usize;
-            let mapped = Values::from_le_bytes(width, &bytes[at..at + 1000 * width as usize]);
+            let mapped =
+                Values::from_le_bytes(width, &bytes[at..at + 1000 * width as usize]).unwrap();
             assert_eq!(mapped, table.values);
             std::fs::remove_file(&path).unwrap();
         }

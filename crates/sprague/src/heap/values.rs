@@ -103,11 +103,9 @@ macro_rules! each {
 // `each!`'s 64-bit arm converts `u64` to itself.
 #[allow(clippy::useless_conversion)]
 impl Values {
-    /// The values of little-endian words of `width` bytes (1, 2, 4 or 8), narrowed.
-    ///
-    /// # Panics
-    /// When `width` is not one of those or `bytes` is not whole words.
-    pub fn from_le_bytes(width: u64, bytes: &[u8]) -> Values {
+    /// The values of little-endian words of `width` bytes (1, 2, 4 or 8), narrowed; `None`
+    /// for another width, or bytes that are not whole words.
+    pub fn from_le_bytes(width: u64, bytes: &[u8]) -> Option<Values> {
         fn read<T: Word>(bytes: &[u8]) -> Values {
             narrow(
                 bytes
@@ -116,14 +114,15 @@ impl Values {
                     .collect::<Vec<T>>(),
             )
         }
-        assert_eq!(bytes.len() as u64 % width, 0, "whole words");
-        match width {
+        if !matches!(width, 1 | 2 | 4 | 8) || bytes.len() as u64 % width != 0 {
+            return None;
+        }
+        Some(match width {
             1 => read::<u8>(bytes),
             2 => read::<u16>(bytes),
             4 => read::<u32>(bytes),
-            8 => read::<u64>(bytes),
-            _ => panic!("a value width of {width} bytes"),
-        }
+            _ => read::<u64>(bytes),
+        })
     }
 
     /// How many values.
@@ -214,13 +213,15 @@ mod tests {
             let mut bytes = Vec::new();
             values.write_le_bytes(0..3, &mut bytes);
             assert_eq!(bytes.len() as u64, 3 * width);
-            assert_eq!(Values::from_le_bytes(width, &bytes), values);
+            assert_eq!(Values::from_le_bytes(width, &bytes), Some(values.clone()));
             // Wider words of the same values read back to the same table.
             let wide: Vec<u8> = [3u64, largest, 1]
                 .iter()
                 .flat_map(|v| v.to_le_bytes())
                 .collect();
-            assert_eq!(Values::from_le_bytes(8, &wide), values);
+            assert_eq!(Values::from_le_bytes(8, &wide), Some(values));
+            assert_eq!(Values::from_le_bytes(3, &wide), None);
+            assert_eq!(Values::from_le_bytes(8, &wide[1..]), None);
         }
     }
 
