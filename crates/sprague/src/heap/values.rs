@@ -114,7 +114,7 @@ impl Values {
                     .collect::<Vec<T>>(),
             )
         }
-        if !matches!(width, 1 | 2 | 4 | 8) || bytes.len() as u64 % width != 0 {
+        if !matches!(width, 1 | 2 | 4 | 8) || !(bytes.len() as u64).is_multiple_of(width) {
             return None;
         }
         Some(match width {
