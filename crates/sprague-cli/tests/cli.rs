@@ -900,7 +900,7 @@ fn budgets_stop_runaway_work_with_a_clear_error() {
             "--max-memory",
             "100",
         ],
-        "computing to 200000000 needs about 1281 MiB",
+        "computing to 200000000 needs about 984 MiB",
     );
     // The default (80% of the machine) leaves ordinary work alone.
     let run = sprague(&["table", "kayles", "--to", "20"]);
