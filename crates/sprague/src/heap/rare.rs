@@ -2024,7 +2024,7 @@ mod tests {
     #[test]
     fn values_to_2_28_fit_the_machine() {
         // 2^28 values must fit 24 GiB with room to spare (the estimate includes a worst-case
-        // rare list and the checkpoint buffers).
+        // rare list and the period check).
         assert!(memory_estimate(1 << 28) < 4 << 30);
         // The engine's largest table (0.6 to 2^32 − 2) fits the default budget of a 24 GiB
         // machine (80%): 2 bytes a value, the worst rare list and the period check.
