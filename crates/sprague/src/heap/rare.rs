@@ -32,9 +32,15 @@
 //!   computes the batch before it: the partners of list entries `r ≥ 2·BATCH` are known a
 //!   batch early. On a two-core Zen 3, 0.6 to 2^22 took 9.0 s on one thread and 5.2–5.3 s on
 //!   two.
+//! - With two threads, where heap n + 1 never reads G(n) (every move that leaves one heap
+//!   removes at least two, every split at least one: 0.004, 0.007, 0.026, 0.106), two heaps
+//!   are computed at once, one on each thread, once a heap costs enough work to outweigh a
+//!   `rayon::join`. Where the batches ahead apply too they come first (measured faster on
+//!   0.007). On a two-core Zen 3, 0.026 to 2^18 took 11.5 s on one thread and 6.6 s on two;
+//!   before, the second thread did nothing there.
 //! - In the naive mode, very long pair scans (and very long rare lists) are split between
-//!   the threads. That does not pay below about 2^17 pairs per half: each half must discover
-//!   every value itself.
+//!   the threads where heaps cannot be paired. That does not pay below about 2^17 pairs per
+//!   half: each half must discover every value itself.
 //!
 //! # Examples
 //!
@@ -161,6 +167,20 @@ pub struct Stats {
     /// Batches whose rare-list marks a second thread computed while the engine stepped
     /// through the batch before.
     pub batches_ahead: u64,
+    /// Heaps computed two at a time, one on each thread (see [`Engine::step_pair`]).
+    pub paired_heaps: u64,
+}
+
+impl Stats {
+    /// Adds the counters of `other`.
+    fn add(&mut self, other: &Stats) {
+        self.rare_pairs += other.rare_pairs;
+        self.scanned_pairs += other.scanned_pairs;
+        self.missing_values += other.missing_values;
+        self.rebuilds += other.rebuilds;
+        self.batches_ahead += other.batches_ahead;
+        self.paired_heaps += other.paired_heaps;
+    }
 }
 
 /// Size of the marking array: any XOR of two values, plus room for the mex above them.
@@ -184,6 +204,12 @@ const RARE_COST_BLOCKS: f64 = 2.0;
 /// dominate), and the join costs microseconds; 2^17 keeps splits to heaps where a half's scan
 /// outweighs that.
 const PARALLEL_MIN_PAIRS: usize = 1 << 17;
+
+/// Work per heap (pairs scanned, plus rare-list pairs at their cost) from which two heaps
+/// are computed at once on two threads ([`Engine::step_pair`]): each pair of heaps costs a
+/// `rayon::join`, a few microseconds, where a heap of this much work takes about 10 µs
+/// (0.007 near 2^18 does about 50,000 a heap).
+const PAIR_MIN_WORK: f64 = 16_384.0;
 
 /// Heaps whose rare-list marks are computed together.
 const BATCH: usize = 16;
@@ -286,6 +312,31 @@ impl Batch {
     }
 }
 
+/// What the computation of one heap writes: its marking arrays, the order of its pair scans
+/// and its work counters (added to the engine's after each step).
+struct Worker {
+    seen: Box<[u8; SEEN]>,
+    /// The marks of the second thread when a long marking is split between two.
+    seen_other: Vec<u8>,
+    /// Where the pair scans of the sparse mode start (see [`ScanOrder`]).
+    scan_order: ScanOrder,
+    stats: Stats,
+}
+
+impl Worker {
+    fn new() -> Result<Worker> {
+        Ok(Worker {
+            seen: vec![0u8; SEEN]
+                .into_boxed_slice()
+                .try_into()
+                .map_err(|_| Error::Internal("marking array".into()))?,
+            seen_other: vec![0u8; 1 << 16],
+            scan_order: ScanOrder::default(),
+            stats: Stats::default(),
+        })
+    }
+}
+
 /// The resumable state of a computation: values so far, mode (mask) and rare list.
 pub struct Engine {
     code: Code,
@@ -306,9 +357,16 @@ pub struct Engine {
     cap: usize,
     next_review: usize,
     list_at_review: usize,
-    seen: Box<[u8; SEEN]>,
-    /// The second thread's marks.
-    seen_other: Vec<u8>,
+    /// The marking arrays and counters of one heap's computation: one, or two when heaps are
+    /// computed in pairs (see [`Engine::step_pair`]).
+    workers: Vec<Worker>,
+    /// Whether heap n + 1 never reads G(n), so that the two can be computed at once: every
+    /// move that leaves one heap removes at least two, every split at least one.
+    pairs_independent: bool,
+    /// Whether the recent heaps cost enough work for [`Engine::step_pair`] to pay.
+    heavy: bool,
+    /// [`PAIR_MIN_WORK`], lowered in tests.
+    pair_min_work: f64,
     /// Bit v is the mask parity of v, for v < TABLE_BITS + 64 (the fast search for c).
     class_words: [u64; TABLE_BITS / 64 + 1],
     /// Rare-pair marks of the next [`BATCH`] heaps, computed together (see [`Batch`]).
@@ -327,8 +385,6 @@ pub struct Engine {
     parallel_min: usize,
     /// Never re-choose the mode (tests of arbitrary masks).
     fixed_mode: bool,
-    /// Where the pair scans of the sparse mode start (see [`ScanOrder`]).
-    scan_order: ScanOrder,
     /// Sparse modes must beat this list fraction (lowered when one was measured slower than
     /// the naive scan).
     sparse_ceiling: f64,
@@ -364,12 +420,13 @@ impl Engine {
         }
         let digits = code.dense_digits(MAX_DIGITS).unwrap_or_default();
         let take_all = (1..digits.len()).filter(|&t| digits[t] & 1 != 0).collect();
-        let take_one = (1..digits.len()).filter(|&t| digits[t] & 2 != 0).collect();
+        let take_one: Vec<usize> = (1..digits.len()).filter(|&t| digits[t] & 2 != 0).collect();
         let splits: Vec<usize> = (0..digits.len()).filter(|&t| digits[t] & 4 != 0).collect();
         // With the heap-parity variant the known parity depends on n − t, so every split must
         // remove a number of the same parity.
         let heap_parity_allowed =
             !splits.is_empty() && splits.iter().all(|&t| t % 2 == splits[0] % 2);
+        let pairs_independent = take_one.iter().all(|&t| t >= 2) && splits.iter().all(|&t| t >= 1);
         Ok(Engine {
             code: code.clone(),
             unequal: code.unequal_splits(),
@@ -385,11 +442,10 @@ impl Engine {
             cap: 1,
             next_review: FIRST_REVIEW,
             list_at_review: 0,
-            seen: vec![0u8; SEEN]
-                .into_boxed_slice()
-                .try_into()
-                .map_err(|_| Error::Internal("marking array".into()))?,
-            seen_other: vec![0u8; 1 << 16],
+            workers: vec![Worker::new()?],
+            pairs_independent,
+            heavy: false,
+            pair_min_work: PAIR_MIN_WORK,
             batch: Batch::new()?,
             ahead: None,
             hold_reviews: false,
@@ -399,7 +455,6 @@ impl Engine {
             parallel: false,
             parallel_min: PARALLEL_MIN_PAIRS,
             fixed_mode: false,
-            scan_order: ScanOrder::default(),
             sparse_ceiling: SPARSE_FRACTION,
             review_heaps: 0,
             review_stats: Stats::default(),
@@ -630,6 +685,12 @@ impl Engine {
                 self.sparse_ceiling = fraction / 2.0;
             }
         }
+        if n > self.review_heaps {
+            let rare = (self.stats.rare_pairs - self.review_stats.rare_pairs) as f64;
+            let scanned = (self.stats.scanned_pairs - self.review_stats.scanned_pairs) as f64;
+            let work = (rare * self.rare_cost() + scanned) / (n - self.review_heaps) as f64;
+            self.heavy = work >= self.pair_min_work;
+        }
         self.review_heaps = n;
         self.review_stats = self.stats;
         let mode = if naive_only {
@@ -686,11 +747,17 @@ impl Engine {
             && (self.ahead_min..2 * self.parallel_min).contains(&self.rare.len())
     }
 
-    /// Computes the next heap, or the next [`BATCH`] heaps with [`Engine::step_batch_ahead`]
-    /// where it applies and the batch ends at heap `last` or before.
+    /// Computes the next [`BATCH`] heaps with [`Engine::step_batch_ahead`] where it applies
+    /// and the batch ends at heap `last` or before; or else the next two with
+    /// [`Engine::step_pair`] where that applies and both end at `last` or before; or else
+    /// the next heap.
     fn advance(&mut self, naive_only: bool, last: usize) -> Result<()> {
+        // Where both apply (0.007), the batches ahead were measured faster: 8.9 s against
+        // 12.5 s to 2^19 on two threads (14.3 s on one), since pairs wait for the slower heap.
         if !naive_only && self.can_step_ahead() && self.values.len() + BATCH <= last + 1 {
             self.step_batch_ahead(naive_only)
+        } else if self.can_step_pair() && self.values.len() < last {
+            self.step_pair(naive_only)
         } else {
             self.step_with(naive_only).map(|_| ())
         }
@@ -795,41 +862,91 @@ impl Engine {
             )));
         }
         self.review_if_due(naive_only);
-        let cap = self.cap;
-        self.seen[..cap].fill(0);
-        for &t in &self.take_all {
-            if t == n {
-                self.seen[0] = 1;
-            }
+        self.prepare_batch(n..=n, true);
+        let mut workers = std::mem::take(&mut self.workers);
+        let value = self.heap_value(&mut workers[0], n, true);
+        self.stats.add(&workers[0].stats);
+        workers[0].stats = Stats::default();
+        self.workers = workers;
+        self.push(n, value)
+    }
+
+    /// Whether [`Engine::step_pair`] applies at the next heap: two threads, heaps that do not
+    /// read their predecessor, and recent heaps costly enough to share.
+    fn can_step_pair(&self) -> bool {
+        let n = self.values.len();
+        self.parallel
+            && self.pairs_independent
+            && self.heavy
+            && !self.unequal
+            && (FIRST_REVIEW..MAX_HEAP).contains(&n)
+    }
+
+    /// Computes heaps n and n + 1 at once, one on each thread (call it inside a two-thread
+    /// pool's `install`). Heap n + 1 reads only values below n when every move that leaves
+    /// one heap removes at least two and every split at least one (0.007, 0.106, 0.16), so
+    /// the two computations share nothing but what is known; each has its own marking
+    /// arrays.
+    fn step_pair(&mut self, naive_only: bool) -> Result<()> {
+        let n = self.values.len();
+        self.review_if_due(naive_only);
+        if !self.can_step_pair() {
+            return self.step_with(naive_only).map(|_| ());
         }
-        for &t in &self.take_one {
-            if t < n {
-                self.seen[usize::from(self.values[n - t])] = 1;
-            }
+        self.prepare_batch(n..=n + 1, false);
+        if self.workers.len() < 2 {
+            self.workers.push(Worker::new()?);
         }
-        let value = match self.mode {
-            Mode::Naive => {
-                // Only values below the mex matter. Look for values up to just above the recent
-                // maximum first; only if all of them are options is a second, full pass needed.
-                let recent = self.values[n.saturating_sub(64)..].iter().max();
-                let bound = recent.map_or(self.cap, |&m| usize::from(m) + 2);
-                let mut value = self.cap;
-                for bound in [bound, self.cap] {
-                    for i in 0..self.splits.len() {
-                        let t = self.splits[i];
-                        if n >= t + 2 {
-                            self.mark_all_pairs(n - t, bound.min(self.cap));
-                        }
-                    }
-                    value = mex(&self.seen[..], 0, usize::MAX, |_| true);
-                    if value < bound {
-                        break;
-                    }
-                }
-                value
-            }
-            Mode::Sparse { mask, heap_parity } => self.sparse_value(n, mask, heap_parity),
-        };
+        let mut workers = std::mem::take(&mut self.workers);
+        let (first, second) = workers.split_at_mut(1);
+        let engine = &*self;
+        let (a, b) = rayon::join(
+            || engine.heap_value(&mut first[0], n, false),
+            || engine.heap_value(&mut second[0], n + 1, false),
+        );
+        for worker in &mut workers[..2] {
+            self.stats.add(&worker.stats);
+            worker.stats = Stats::default();
+        }
+        self.workers = workers;
+        self.stats.paired_heaps += 2;
+        self.push(n, a)?;
+        self.push(n + 1, b)?;
+        Ok(())
+    }
+
+    /// Fills the batch of rare-list marks for the heaps `heaps` (at most [`BATCH`], the
+    /// first the next to compute) when the sparse mode will read it (`split_allowed`:
+    /// whether a long list may be split between the threads instead).
+    fn prepare_batch(&mut self, heaps: std::ops::RangeInclusive<usize>, split_allowed: bool) {
+        if matches!(self.mode, Mode::Sparse { .. })
+            && self.batched(split_allowed)
+            && !(self.batch_covers(*heaps.start()) && self.batch_covers(*heaps.end()))
+        {
+            self.fill_batch(*heaps.start());
+        }
+    }
+
+    /// Whether the sparse mode reads the batch's marks (not Grundy's game, which excludes the
+    /// pair (s/2, s/2) that the batch does not track, nor a long list split between threads).
+    fn batched(&self, split_allowed: bool) -> bool {
+        !self.unequal && !self.splits_rare_list(split_allowed)
+    }
+
+    /// Whether a long rare list is marked by two threads, half each.
+    fn splits_rare_list(&self, split_allowed: bool) -> bool {
+        split_allowed && self.parallel && self.rare.len() >= 2 * self.parallel_min
+    }
+
+    /// Whether the batch holds valid marks for heap `n`.
+    fn batch_covers(&self, n: usize) -> bool {
+        self.batch.valid && (self.batch.start..self.batch.start + BATCH).contains(&n)
+    }
+
+    /// Appends G(n) = `value` (n = the number of values so far), and to the rare list when it
+    /// is rare.
+    fn push(&mut self, n: usize, value: usize) -> Result<u16> {
+        debug_assert_eq!(n, self.values.len());
         let value = to_value(n, value)?;
         self.values.push(value);
         self.count(n, value);
@@ -840,17 +957,62 @@ impl Engine {
         Ok(value)
     }
 
-    fn sparse_value(&mut self, n: usize, mask: u16, heap_parity: bool) -> usize {
-        let unequal = self.unequal;
-        // Grundy's game excludes the pair (s/2, s/2), which the batch does not track; long lists
-        // are split between two threads instead.
-        let split = self.parallel && self.rare.len() >= 2 * self.parallel_min;
-        let batched = !unequal && !split;
-        if batched
-            && !(self.batch.valid && (self.batch.start..self.batch.start + BATCH).contains(&n))
-        {
-            self.fill_batch(n);
+    /// G(n), from the values and the rare list so far (for the second heap of a pair they
+    /// stop two heaps below it, see [`Engine::step_pair`]), into `w`'s marking arrays and
+    /// counters; with `split_allowed`, long markings may be split between two threads.
+    fn heap_value(&self, w: &mut Worker, n: usize, split_allowed: bool) -> usize {
+        let cap = self.cap;
+        w.seen[..cap].fill(0);
+        for &t in &self.take_all {
+            if t == n {
+                w.seen[0] = 1;
+            }
         }
+        for &t in &self.take_one {
+            if t < n {
+                w.seen[usize::from(self.values[n - t])] = 1;
+            }
+        }
+        match self.mode {
+            Mode::Naive => {
+                // Only values below the mex matter. Look for values up to just above the recent
+                // maximum first; only if all of them are options is a second, full pass needed.
+                let recent = self.values[n.saturating_sub(64).min(self.values.len())..]
+                    .iter()
+                    .max();
+                let bound = recent.map_or(self.cap, |&m| usize::from(m) + 2);
+                let mut value = self.cap;
+                for bound in [bound, self.cap] {
+                    for &t in &self.splits {
+                        if n >= t + 2 {
+                            self.mark_all_pairs(w, n - t, bound.min(self.cap), split_allowed);
+                        }
+                    }
+                    value = mex(&w.seen[..], 0, usize::MAX, |_| true);
+                    if value < bound {
+                        break;
+                    }
+                }
+                value
+            }
+            Mode::Sparse { mask, heap_parity } => {
+                self.sparse_value(w, n, mask, heap_parity, split_allowed)
+            }
+        }
+    }
+
+    fn sparse_value(
+        &self,
+        w: &mut Worker,
+        n: usize,
+        mask: u16,
+        heap_parity: bool,
+        split_allowed: bool,
+    ) -> usize {
+        let unequal = self.unequal;
+        // The batch's marks, when [`Engine::prepare_batch`] made them for this heap (a heap
+        // without them marks every list entry itself).
+        let batched = self.batched(split_allowed) && self.batch_covers(n);
         let lane = n.wrapping_sub(self.batch.start);
         for i in 0..self.splits.len() {
             let t = self.splits[i];
@@ -866,16 +1028,16 @@ impl Engine {
             } else {
                 0..0
             };
-            self.stats.rare_pairs += end as u64;
-            let parallel = self.parallel && end >= 2 * self.parallel_min;
+            w.stats.rare_pairs += end as u64;
+            let parallel = self.splits_rare_list(split_allowed) && end >= 2 * self.parallel_min;
             let ranges = [0..covered.start.min(end), covered.end.min(end)..end];
             for range in ranges {
                 if range.is_empty() {
                     continue;
                 }
                 mark_rare(
-                    &mut self.seen[..],
-                    parallel.then_some(&mut self.seen_other[..]),
+                    &mut w.seen[..],
+                    parallel.then_some(&mut w.seen_other[..]),
                     self.cap,
                     &self.rare[range.clone()],
                     &self.rare_values[range],
@@ -887,7 +1049,7 @@ impl Engine {
         }
         if batched {
             let marks = &self.batch.marks[lane];
-            for (a, b) in self.seen[..self.cap].iter_mut().zip(&marks[..self.cap]) {
+            for (a, b) in w.seen[..self.cap].iter_mut().zip(&marks[..self.cap]) {
                 *a |= *b;
             }
         }
@@ -901,7 +1063,7 @@ impl Engine {
             // still missing on 64-value words.
             let words = self.cap / 64 + 1;
             let mut unseen = [0u64; TABLE_BITS / 64 + 1];
-            unseen_words(&self.seen[..], &mut unseen[..words]);
+            unseen_words(&w.seen[..], &mut unseen[..words]);
             let class = &self.class_words;
             let mut c = words * 64;
             for (w, (&u, &k)) in unseen[..words].iter().zip(class).enumerate() {
@@ -915,7 +1077,7 @@ impl Engine {
             // The first pairs of a scan find most of many missing values: mark them plainly
             // (a store each), and scan for the fewer values left, each of which costs the
             // scan a branch and updates of its tables.
-            let order = self.scan_order.choose();
+            let order = w.scan_order.choose();
             let mut plain = [0usize; 2];
             if batched && order == Order::NearMiddle {
                 // Pairs the batch marked already (computed ahead by a second thread).
@@ -939,17 +1101,17 @@ impl Engine {
                     let last = if unequal { (s - 1) / 2 } else { s / 2 };
                     let start = order.start(last);
                     let end = (start + PLAIN_SCAN - 1).min(last);
-                    mark_plain(&mut self.seen[..], &self.values, s, start, end);
+                    mark_plain(&mut w.seen[..], &self.values, s, start, end);
                     plain[i] = end + 1 - start;
                 }
-                unseen_words(&self.seen[..], &mut unseen[..words]);
+                unseen_words(&w.seen[..], &mut unseen[..words]);
                 (want, remaining) = wanted_below(&unseen[..words], c);
             }
-            self.stats.missing_values += remaining as u64;
+            w.stats.missing_values += remaining as u64;
             if remaining == 0 {
                 return c;
             }
-            let seen = &mut self.seen[..];
+            let seen = &mut w.seen[..];
             for (i, &t) in self.splits.iter().enumerate() {
                 if n < t + 2 || remaining == 0 {
                     continue;
@@ -973,27 +1135,27 @@ impl Engine {
                         remaining > 0
                     });
                 }
-                self.scan_order.record(order, scanned);
-                self.stats.scanned_pairs += scanned as u64;
+                w.scan_order.record(order, scanned);
+                w.stats.scanned_pairs += scanned as u64;
             }
             if remaining == 0 {
                 c
             } else {
-                mex(&self.seen[..], 0, c, |_| true)
+                mex(&w.seen[..], 0, c, |_| true)
             }
         } else {
             let parity = |v: usize| (v as u32 & u32::from(mask)).count_ones() & 1;
             // Every option of the known parity is marked now.
-            let c = mex(&self.seen[..], 0, usize::MAX, |v| parity(v) == known);
-            let mut remaining = self.seen[..c].iter().filter(|&&s| s == 0).count();
+            let c = mex(&w.seen[..], 0, usize::MAX, |v| parity(v) == known);
+            let mut remaining = w.seen[..c].iter().filter(|&&s| s == 0).count();
             if remaining == 0 {
                 return c;
             }
             // Values from c up are not needed: marking them as seen leaves one predictable test per
             // pair in the scan below.
             let cap = self.cap.max(c);
-            self.seen[c..cap].fill(1);
-            let seen: &mut [u8; SEEN] = &mut self.seen;
+            w.seen[c..cap].fill(1);
+            let seen: &mut [u8; SEEN] = &mut w.seen;
             'scan: for &t in &self.splits {
                 if n < t + 2 {
                     continue;
@@ -1008,17 +1170,17 @@ impl Engine {
                         seen[x] = 1;
                         remaining -= 1;
                         if remaining == 0 {
-                            self.stats.scanned_pairs += i as u64 + 1;
+                            w.stats.scanned_pairs += i as u64 + 1;
                             break 'scan;
                         }
                     }
                 }
-                self.stats.scanned_pairs += last as u64;
+                w.stats.scanned_pairs += last as u64;
             }
             if remaining == 0 {
                 c
             } else {
-                mex(&self.seen[..], 0, c, |_| true)
+                mex(&w.seen[..], 0, c, |_| true)
             }
         }
     }
@@ -1040,25 +1202,25 @@ impl Engine {
     }
 
     /// Marks the values below `bound` among `G(a) ⊕ G(s − a)` (all values without AVX-512).
-    fn mark_all_pairs(&mut self, s: usize, bound: usize) {
+    fn mark_all_pairs(&self, w: &mut Worker, s: usize, bound: usize, split_allowed: bool) {
         let last = if self.unequal { (s - 1) / 2 } else { s / 2 };
-        self.stats.scanned_pairs += last as u64;
+        w.stats.scanned_pairs += last as u64;
         let values = &self.values[..];
         let (cap, simd) = (self.cap, self.simd);
-        if self.parallel && last >= 2 * self.parallel_min {
+        if split_allowed && self.parallel && last >= 2 * self.parallel_min {
             let mid = last / 2;
-            let other = &mut self.seen_other[..];
+            let other = &mut w.seen_other[..];
             other[..cap].fill(0);
-            let seen = &mut self.seen[..];
+            let seen = &mut w.seen[..];
             rayon::join(
                 || mark_pairs(seen, values, s, (1, mid), (cap, bound), simd),
                 || mark_pairs(other, values, s, (mid + 1, last), (cap, bound), simd),
             );
-            for (a, b) in self.seen[..cap].iter_mut().zip(&self.seen_other[..cap]) {
+            for (a, b) in w.seen[..cap].iter_mut().zip(&w.seen_other[..cap]) {
                 *a |= *b;
             }
         } else {
-            mark_pairs(&mut self.seen[..], values, s, (1, last), (cap, bound), simd);
+            mark_pairs(&mut w.seen[..], values, s, (1, last), (cap, bound), simd);
         }
     }
 }
@@ -1952,6 +2114,56 @@ mod tests {
             ahead += engine.stats().batches_ahead;
         }
         assert!(ahead > 10_000, "{ahead} batches ahead");
+    }
+
+    #[test]
+    fn pairs_of_heaps_agree_on_every_short_code() {
+        let to = 600;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut paired = 0;
+        for (text, code, expected) in short_codes(to) {
+            let mut engine = Engine::new(&code).unwrap();
+            engine.set_parallel(true);
+            engine.pair_min_work = 0.0;
+            // No batches ahead, which come first where both apply.
+            engine.ahead_min = usize::MAX;
+            pool.install(|| {
+                while engine.values().len() <= to {
+                    engine.advance(false, to).unwrap();
+                }
+            });
+            assert_eq!(engine.values(), &expected[..], "{text}");
+            let heaps = engine.stats().paired_heaps;
+            if engine.pairs_independent {
+                assert!(heaps > 200, "{text}: {heaps} heaps in pairs");
+            } else {
+                assert_eq!(heaps, 0, "{text}");
+            }
+            paired += heaps;
+        }
+        // The 0.x codes whose moves that leave one heap take at least two, in the naive and
+        // the sparse modes (no 4.x code: they split without taking).
+        assert!(paired > 20_000, "{paired} heaps in pairs");
+    }
+
+    #[test]
+    fn heaps_pair_only_where_the_next_never_reads_the_last() {
+        let independent = |text: &str| {
+            Engine::new(&Code::parse(text).unwrap())
+                .unwrap()
+                .pairs_independent
+        };
+        // Every move that leaves one heap removes at least two, every split at least one.
+        for text in ["0.007", "0.106", "0.16", "0.004", "0.026", "0.137"] {
+            assert!(independent(text), "{text}");
+        }
+        // Officers and Kayles leave one heap after taking one; 4.x splits without taking.
+        for text in ["0.6", "0.77", "4.7", "0.2"] {
+            assert!(!independent(text), "{text}");
+        }
     }
 
     #[test]
