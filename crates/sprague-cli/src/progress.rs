@@ -30,6 +30,16 @@ struct Log {
 }
 
 impl Log {
+    /// The lines of a search that started at `started` (positions and options listed).
+    fn searching(started: Instant) -> Log {
+        Log {
+            what: "searching, positions and options listed".into(),
+            total: 0,
+            started,
+            last: started,
+        }
+    }
+
     /// The line for `done` of the phase's total after `elapsed`, with the engine's note.
     fn line(&self, done: u64, elapsed: Duration, note: &str) -> String {
         let mut line = format!("sprague: {}: {done}", self.what);
@@ -165,16 +175,21 @@ impl Progress for Quiet {
 /// A spinner for searches that have no phases of their own (a position's value, a misère
 /// sum): the budget's watcher. It appears once a search has run for a second, shows the
 /// positions and options listed and the memory held, and is cleared when the command ends.
+/// When stderr is not a terminal it writes a plain line every [`LOG_EVERY`] instead.
 pub struct Spinner {
     started: Instant,
     bar: Mutex<Option<ProgressBar>>,
+    /// The plain lines, when stderr is not a terminal.
+    log: Mutex<Option<Log>>,
 }
 
 impl Spinner {
     pub fn new() -> Self {
+        let started = Instant::now();
         Spinner {
-            started: Instant::now(),
+            started,
             bar: Mutex::new(None),
+            log: Mutex::new((!std::io::stderr().is_terminal()).then(|| Log::searching(started))),
         }
     }
 
@@ -192,6 +207,21 @@ impl Progress for Spinner {
     fn advance(&self, done: u64, note: &str) {
         if self.started.elapsed() < Duration::from_secs(1) {
             return;
+        }
+        if let Ok(mut log) = self.log.lock() {
+            if let Some(log) = log.as_mut() {
+                let now = Instant::now();
+                if now - log.last >= LOG_EVERY {
+                    log.last = now;
+                    let held = if note.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{note} held")
+                    };
+                    eprintln!("{}", log.line(done, now - log.started, &held));
+                }
+                return;
+            }
         }
         let Ok(mut slot) = self.bar.lock() else {
             return;
@@ -233,6 +263,12 @@ mod tests {
             ),
             "sprague: computing 0.6: 1073741824 of 4294967295 (25.0%), 1:02:05 elapsed, \
              712345 heaps/s, rare list 1700"
+        );
+        let search = Log::searching(now);
+        assert_eq!(
+            search.line(1_234_567, Duration::from_secs(61), "48 MiB held"),
+            "sprague: searching, positions and options listed: 1234567, 0:01:01 elapsed, \
+             48 MiB held"
         );
         let open = Log { total: 0, ..log };
         assert_eq!(
