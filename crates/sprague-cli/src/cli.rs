@@ -362,7 +362,8 @@ pub enum Command {
         /// Keep a checkpoint in FILE and resume from it (take-and-break codes with splits).
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
-        /// Seconds between checkpoints (default 60).
+        /// Seconds between checkpoints (default 60; longer when writing them would take more
+        /// than a twentieth of the run, as for tables of billions of values).
         #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
         checkpoint_interval: Option<f64>,
         /// Worker threads for the sparse-space engine: 1 or 2 (default: 2 when available).
@@ -398,7 +399,8 @@ pub enum Command {
         /// Keep a checkpoint in FILE and resume from it (take-and-break codes with splits).
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<std::path::PathBuf>,
-        /// Seconds between checkpoints (default 60).
+        /// Seconds between checkpoints (default 60; longer when writing them would take more
+        /// than a twentieth of the run, as for tables of billions of values).
         #[arg(long, value_name = "SECONDS", requires = "checkpoint")]
         checkpoint_interval: Option<f64>,
         /// Force one instruction-set path of the sparse-space engine (auto, portable, avx2,

@@ -1596,7 +1596,8 @@ pub fn check_memory(to: usize, left: Option<u64>) -> Result<()> {
 /// Computes G(0), …, G(to) for a code.
 ///
 /// With a checkpoint path, an existing checkpoint for the same code is resumed and a new one is
-/// written every `checkpoint_interval` and at the end.
+/// written every `checkpoint_interval` (longer when writing them would take more than a
+/// twentieth of the run) and at the end.
 ///
 /// # Errors
 ///
@@ -1709,6 +1710,7 @@ fn run_loop(
     let start = Instant::now();
     let first = engine.values.len();
     let mut last_checkpoint = Instant::now();
+    let mut checkpoint_gap = options.checkpoint_interval;
     let mut last_report = Instant::now();
     let mut reported = first;
     // The last heap a checkpoint of this run holds, for the progress note.
@@ -1748,20 +1750,35 @@ fn run_loop(
                 );
                 if let Some(saved) = saved_at {
                     note += &format!(", checkpoint to heap {saved}");
+                    if checkpoint_gap > options.checkpoint_interval {
+                        note += &format!(" (one every {} s)", checkpoint_gap.as_secs());
+                    }
                 }
                 progress.advance(n as u64 + 1, &note);
             }
             if let Some(path) = &options.checkpoint {
-                if now - last_checkpoint >= options.checkpoint_interval {
+                if now - last_checkpoint >= checkpoint_gap {
                     save(engine, path)?;
                     saved_at = Some(n);
                     last_checkpoint = Instant::now();
+                    checkpoint_gap = stretched(options.checkpoint_interval, last_checkpoint - now);
                 }
             }
         }
     }
     // The table is complete: one more search, over all of it.
     Ok(certify(engine, usize::MAX))
+}
+
+/// The time to wait after a checkpoint that took `spent` to write: the interval asked for,
+/// stretched so that writing checkpoints takes at most a twentieth of the run (a checkpoint of
+/// 0.6 near 2^32 is 8 GiB). An interval of zero (a checkpoint at every chance) is kept.
+fn stretched(asked: Duration, spent: Duration) -> Duration {
+    if asked.is_zero() {
+        asked
+    } else {
+        asked.max(spent * 19)
+    }
 }
 
 /// Looks for a certified period in the values so far; when one is found, fills the values up
@@ -2247,6 +2264,15 @@ mod tests {
             err.as_ref().is_none_or(|e| e.to_string().contains("MiB")),
             "{err:?}"
         );
+    }
+
+    #[test]
+    fn checkpoints_take_at_most_a_twentieth_of_the_run() {
+        let s = Duration::from_secs;
+        assert_eq!(stretched(s(60), s(1)), s(60));
+        assert_eq!(stretched(s(60), s(10)), s(190));
+        assert_eq!(stretched(s(900), s(40)), s(900));
+        assert_eq!(stretched(Duration::ZERO, s(10)), Duration::ZERO);
     }
 
     #[test]
