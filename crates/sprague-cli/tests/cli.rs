@@ -281,6 +281,24 @@ fn bench_octal_compares_checksums_with_the_peer() {
         .as_str()
         .unwrap()
         .contains("period 2 from 1"));
+    // On two threads the row says what the second thread did.
+    let two = sprague(&[
+        "bench",
+        "octal",
+        "--games",
+        "0.6",
+        "--size",
+        "3000",
+        "--threads",
+        "2",
+        "--json",
+        "--peer",
+        "/nonexistent/ogsolve",
+    ]);
+    assert_eq!(two.code, 0, "{}", two.stderr);
+    let report: serde_json::Value = serde_json::from_str(&two.stdout).unwrap();
+    let how = report["rows"][0]["ours"][0]["how"].as_str().unwrap();
+    assert!(how.ends_with(" batches ahead"), "{how}");
     // A peer whose values differ (its checksum is wrong) fails the run; one that agrees passes.
     let dir = std::env::temp_dir().join(format!("sprague-bench-peer-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
