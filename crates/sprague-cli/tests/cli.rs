@@ -256,19 +256,22 @@ fn table_and_period_give_the_same_answer_on_every_path_and_thread_count() {
 #[test]
 fn bench_octal_compares_checksums_with_the_peer() {
     // Without the peer: sprague's figures, and a note that the peer is missing.
-    let alone = sprague(&[
-        "bench",
-        "octal",
-        "--games",
-        "0.6,4.7",
-        "--size",
-        "3000",
-        "--threads",
-        "1",
-        "--json",
-        "--peer",
-        "/nonexistent/ogsolve",
-    ]);
+    let without_peer = |games: &str, threads: &str| {
+        sprague(&[
+            "bench",
+            "octal",
+            "--games",
+            games,
+            "--size",
+            "3000",
+            "--threads",
+            threads,
+            "--json",
+            "--peer",
+            "/nonexistent/ogsolve",
+        ])
+    };
+    let alone = without_peer("0.6,4.7", "1");
     assert_eq!(alone.code, 0, "{}", alone.stderr);
     assert!(alone.stderr.contains("is missing"), "{}", alone.stderr);
     let report: serde_json::Value = serde_json::from_str(&alone.stdout).unwrap();
@@ -282,19 +285,7 @@ fn bench_octal_compares_checksums_with_the_peer() {
         .unwrap()
         .contains("period 2 from 1"));
     // On two threads the row says what the second thread did.
-    let two = sprague(&[
-        "bench",
-        "octal",
-        "--games",
-        "0.6",
-        "--size",
-        "3000",
-        "--threads",
-        "2",
-        "--json",
-        "--peer",
-        "/nonexistent/ogsolve",
-    ]);
+    let two = without_peer("0.6", "2");
     assert_eq!(two.code, 0, "{}", two.stderr);
     let report: serde_json::Value = serde_json::from_str(&two.stdout).unwrap();
     let how = report["rows"][0]["ours"][0]["how"].as_str().unwrap();

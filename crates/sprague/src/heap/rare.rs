@@ -2108,53 +2108,52 @@ mod tests {
         assert_eq!((u32::from(b) << 16) | u32::from(a), 0x8929_B47C);
     }
 
+    /// Every code of up to three digits to 600 on a two-thread engine set up by `setup`,
+    /// checked against the reference; returns each code's work counters and whether its heaps
+    /// may pair.
+    fn every_short_code_on_two_threads(setup: impl Fn(&mut Engine)) -> Vec<(String, Stats, bool)> {
+        let to = 600;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        short_codes(to)
+            .map(|(text, code, expected)| {
+                let mut engine = Engine::new(&code).unwrap();
+                engine.set_parallel(true);
+                setup(&mut engine);
+                pool.install(|| {
+                    while engine.values().len() <= to {
+                        engine.advance(false, to).unwrap();
+                    }
+                });
+                assert_eq!(engine.values(), &expected[..], "{text}");
+                (text, engine.stats(), engine.pairs_independent)
+            })
+            .collect()
+    }
+
     /// Batches marked ahead by a second thread, from the first heap where they apply, on
     /// every code of up to three digits.
     #[test]
     fn batches_ahead_agree_on_every_short_code() {
-        let to = 600;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let mut ahead = 0;
-        for (text, code, expected) in short_codes(to) {
-            let mut engine = Engine::new(&code).unwrap();
-            engine.set_parallel(true);
-            engine.ahead_min = 0;
-            pool.install(|| {
-                while engine.values().len() <= to {
-                    engine.advance(false, to).unwrap();
-                }
-            });
-            assert_eq!(engine.values(), &expected[..], "{text}");
-            ahead += engine.stats().batches_ahead;
-        }
+        let runs = every_short_code_on_two_threads(|engine| engine.ahead_min = 0);
+        let ahead: u64 = runs.iter().map(|(_, stats, _)| stats.batches_ahead).sum();
         assert!(ahead > 10_000, "{ahead} batches ahead");
     }
 
+    /// Heaps computed in pairs, from the first review on, on every code of up to three digits.
     #[test]
     fn pairs_of_heaps_agree_on_every_short_code() {
-        let to = 600;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let mut paired = 0;
-        for (text, code, expected) in short_codes(to) {
-            let mut engine = Engine::new(&code).unwrap();
-            engine.set_parallel(true);
+        let runs = every_short_code_on_two_threads(|engine| {
             engine.pair_min_work = 0.0;
             // No batches ahead, which come first where both apply.
             engine.ahead_min = usize::MAX;
-            pool.install(|| {
-                while engine.values().len() <= to {
-                    engine.advance(false, to).unwrap();
-                }
-            });
-            assert_eq!(engine.values(), &expected[..], "{text}");
-            let heaps = engine.stats().paired_heaps;
-            if engine.pairs_independent {
+        });
+        let mut paired = 0;
+        for (text, stats, independent) in &runs {
+            let heaps = stats.paired_heaps;
+            if *independent {
                 assert!(heaps > 200, "{text}: {heaps} heaps in pairs");
             } else {
                 assert_eq!(heaps, 0, "{text}");
