@@ -860,10 +860,11 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
         self.budget.report_note(
             u64::from(self.since),
             &format!(
-                "k={} at the top, {} nodes, table {}% of {} MiB",
+                "k={} at the top, {} nodes, table {}% full of {} MiB (at most {} MiB)",
                 search.top_k.load(Ordering::Relaxed),
                 done + u64::from(self.since),
                 used * 100 / all.max(1),
+                (all * table::ENTRY_BYTES) >> 20,
                 search.main.max_bytes() >> 20
             ),
         );
