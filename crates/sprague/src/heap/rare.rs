@@ -167,7 +167,7 @@ pub struct Stats {
     /// Batches whose rare-list marks a second thread computed while the engine stepped
     /// through the batch before.
     pub batches_ahead: u64,
-    /// Heaps computed two at a time, one on each thread (see [`Engine::step_pair`]).
+    /// Heaps computed two at a time, one on each thread (where heap n + 1 never reads G(n)).
     pub paired_heaps: u64,
 }
 
