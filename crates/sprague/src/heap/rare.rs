@@ -1718,8 +1718,11 @@ fn run_loop(
     let bounds = engine.code.certificate();
     let mut next_check = FIRST_PERIOD_CHECK.max(first.next_power_of_two());
     while engine.values.len() <= to {
-        if bounds.is_some() && engine.values.len() == next_check {
-            next_check *= 2;
+        // Steps of several heaps (pairs, batches) may pass over the length itself.
+        if bounds.is_some() && engine.values.len() >= next_check {
+            while next_check <= engine.values.len() {
+                next_check *= 2;
+            }
             let fill_to = if options.until_period { usize::MAX } else { to };
             if let Some(period) = certify(engine, fill_to) {
                 return Ok(Some(period));
@@ -2163,6 +2166,31 @@ mod tests {
         // The 0.x codes whose moves that leave one heap take at least two, in the naive and
         // the sparse modes (no 4.x code: they split without taking).
         assert!(paired > 20_000, "{paired} heaps in pairs");
+    }
+
+    #[test]
+    fn periods_are_found_when_heaps_step_in_pairs() {
+        // Dawson's chess (0.137: period 34 from 52) pairs its heaps. Pairs step over some
+        // table lengths, from an odd one over every power of two, where the period is looked
+        // for; it must still be found at the first look, not after every heap is computed.
+        let code = Code::parse("0.137").unwrap();
+        let mut engine = Engine::new(&code).unwrap();
+        engine.set_parallel(true);
+        engine.pair_min_work = 0.0;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let to = 200_000;
+        let period = pool
+            .install(|| run_loop(&mut engine, to, &options(2), &()))
+            .unwrap()
+            .expect("a period");
+        assert_eq!((period.preperiod, period.period), (52, 34));
+        let stats = engine.stats();
+        assert!((100..4096).contains(&stats.paired_heaps), "{stats:?}");
+        assert_eq!(engine.values().len(), to + 1);
+        assert_eq!(engine.values()[to], engine.values()[52 + (to - 52) % 34]);
     }
 
     #[test]
