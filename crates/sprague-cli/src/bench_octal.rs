@@ -269,11 +269,16 @@ fn run_ours(game: &str, n: u64, threads: usize, simd: Simd) -> Result<Ours> {
             };
             // What the second thread did, when it did anything.
             let heaps = to as u64 + 1;
-            let mode = match (run.stats.paired_heaps, run.stats.batches_ahead) {
-                (0, 0) => mode,
-                (0, ahead) => format!("{mode}; {ahead} batches ahead"),
-                (paired, _) => format!("{mode}; {}% of heaps in pairs", paired * 100 / heaps),
-            };
+            let mut mode = mode;
+            if run.stats.paired_heaps > 0 {
+                mode += &format!(
+                    "; {}% of heaps in pairs",
+                    run.stats.paired_heaps * 100 / heaps
+                );
+            }
+            if run.stats.batches_ahead > 0 {
+                mode += &format!("; {} batches ahead", run.stats.batches_ahead);
+            }
             let how = match run.period {
                 Some(p) if (p.certified_at as usize) < to => {
                     format!("{mode}; period filled from {}", p.certified_at)
