@@ -2145,7 +2145,12 @@ mod tests {
     /// every code of up to three digits.
     #[test]
     fn batches_ahead_agree_on_every_short_code() {
-        let runs = every_short_code_on_two_threads(|engine| engine.ahead_min = 0);
+        // Pairs allowed too: where batches ahead are wanted they come first, and heaps step one
+        // at a time to the next batch (pairs from an odd heap would never reach one).
+        let runs = every_short_code_on_two_threads(|engine| {
+            engine.ahead_min = 0;
+            engine.pair_min_work = 0.0;
+        });
         let ahead: u64 = runs.iter().map(|(_, stats, _)| stats.batches_ahead).sum();
         assert!(ahead > 10_000, "{ahead} batches ahead");
     }
@@ -2196,6 +2201,49 @@ mod tests {
         assert!((100..4096).contains(&stats.paired_heaps), "{stats:?}");
         assert_eq!(engine.values().len(), to + 1);
         assert_eq!(engine.values()[to], engine.values()[52 + (to - 52) % 34]);
+    }
+
+    #[test]
+    fn batches_ahead_come_before_pairs() {
+        // Treblecross (0.007) may pair its heaps, and its sparse mode wants batches ahead once
+        // the rare list is long enough: those then come first, although pairs from an odd
+        // heap never reach a multiple of BATCH.
+        let code = Code::parse("0.007").unwrap();
+        let to = 4000;
+        let mut engine = Engine::new(&code).unwrap();
+        engine.set_mode(Mode::Sparse {
+            mask: 1976,
+            heap_parity: false,
+        });
+        engine.fixed_mode = true;
+        engine.set_parallel(true);
+        engine.ahead_min = usize::MAX;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let until = |engine: &mut Engine, last: usize| {
+                while engine.values().len() <= last {
+                    engine.advance(false, last).unwrap();
+                }
+            };
+            // One heap at a time to 256, then pairs from 257, an odd heap.
+            until(&mut engine, 256);
+            engine.heavy = true;
+            until(&mut engine, 1000);
+            assert!(engine.stats().paired_heaps >= 700, "{:?}", engine.stats());
+            // Now the list is long enough for batches ahead.
+            engine.ahead_min = 0;
+            until(&mut engine, to);
+        });
+        let expected = compute(&code, to, &options(1), &()).unwrap();
+        assert_eq!(engine.values(), &expected[..]);
+        let stats = engine.stats();
+        assert!(
+            stats.batches_ahead as usize * BATCH > 2 * to / 3,
+            "{stats:?}"
+        );
     }
 
     #[test]
