@@ -1858,6 +1858,26 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// An engine for `code` that keeps the sparse mode of `mask` and may use two threads.
+    fn fixed_on_two_threads(code: &Code, mask: u16) -> Engine {
+        let mut engine = Engine::new(code).unwrap();
+        engine.set_mode(Mode::Sparse {
+            mask,
+            heap_parity: false,
+        });
+        engine.fixed_mode = true;
+        engine.set_parallel(true);
+        engine
+    }
+
+    /// A pool of two threads, for the engine's two-thread steps.
+    fn two_threads() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+    }
+
     /// The slow reference: mex over every option, straight from the definition.
     fn reference(code: &Code, to: usize) -> Vec<u16> {
         let d = code.dense_digits(MAX_DIGITS).unwrap();
@@ -2121,10 +2141,7 @@ mod tests {
     /// may pair.
     fn every_short_code_on_two_threads(setup: impl Fn(&mut Engine)) -> Vec<(String, Stats, bool)> {
         let to = 600;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = two_threads();
         short_codes(to)
             .map(|(text, code, expected)| {
                 let mut engine = Engine::new(&code).unwrap();
@@ -2187,10 +2204,7 @@ mod tests {
         let mut engine = Engine::new(&code).unwrap();
         engine.set_parallel(true);
         engine.pair_min_work = 0.0;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = two_threads();
         let to = 200_000;
         let period = pool
             .install(|| run_loop(&mut engine, to, &options(2), &()))
@@ -2210,18 +2224,9 @@ mod tests {
         // heap never reach a multiple of BATCH.
         let code = Code::parse("0.007").unwrap();
         let to = 4000;
-        let mut engine = Engine::new(&code).unwrap();
-        engine.set_mode(Mode::Sparse {
-            mask: 1976,
-            heap_parity: false,
-        });
-        engine.fixed_mode = true;
-        engine.set_parallel(true);
+        let mut engine = fixed_on_two_threads(&code, 1976);
         engine.ahead_min = usize::MAX;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
+        let pool = two_threads();
         pool.install(|| {
             let until = |engine: &mut Engine, last: usize| {
                 while engine.values().len() <= last {
@@ -2274,17 +2279,8 @@ mod tests {
             ..options(1)
         };
         let expected = compute(&code, to, &naive, &()).unwrap();
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let mut engine = Engine::new(&code).unwrap();
-        engine.set_mode(Mode::Sparse {
-            mask: 1,
-            heap_parity: false,
-        });
-        engine.fixed_mode = true;
-        engine.set_parallel(true);
+        let pool = two_threads();
+        let mut engine = fixed_on_two_threads(&code, 1);
         engine.parallel_min = 1 << 13;
         pool.install(|| {
             for _ in 0..=to {
