@@ -508,9 +508,13 @@ impl Engine {
         self.rare.len()
     }
 
-    /// Work counters.
+    /// Work counters: the engine's own, and those its workers gathered while marking.
     pub fn stats(&self) -> Stats {
-        self.stats
+        let mut stats = self.stats;
+        for worker in &self.workers {
+            stats.add(&worker.stats);
+        }
+        stats
     }
 
     /// The code being computed.
@@ -670,13 +674,14 @@ impl Engine {
 
     fn review(&mut self, naive_only: bool) {
         let n = self.values.len();
+        let stats = self.stats();
         if let Mode::Sparse { .. } = self.mode {
             // Compare the measured work since the last review with what scanning every pair
             // would have cost; a sparse mode that lost clearly is not tried again at this
             // density. (The margin keeps 0.6 sparse through its early heaps, where the naive
             // detour was measured 10% slower overall.)
-            let rare = (self.stats.rare_pairs - self.review_stats.rare_pairs) as f64;
-            let scanned = (self.stats.scanned_pairs - self.review_stats.scanned_pairs) as f64;
+            let rare = (stats.rare_pairs - self.review_stats.rare_pairs) as f64;
+            let scanned = (stats.scanned_pairs - self.review_stats.scanned_pairs) as f64;
             let sparse = rare * self.rare_cost() + scanned;
             let (a, b) = (self.review_heaps as f64, n as f64);
             let naive = self.splits.len() as f64 * (b * b - a * a) / 4.0;
@@ -686,13 +691,13 @@ impl Engine {
             }
         }
         if n > self.review_heaps {
-            let rare = (self.stats.rare_pairs - self.review_stats.rare_pairs) as f64;
-            let scanned = (self.stats.scanned_pairs - self.review_stats.scanned_pairs) as f64;
+            let rare = (stats.rare_pairs - self.review_stats.rare_pairs) as f64;
+            let scanned = (stats.scanned_pairs - self.review_stats.scanned_pairs) as f64;
             let work = (rare * self.rare_cost() + scanned) / (n - self.review_heaps) as f64;
             self.heavy = work >= self.pair_min_work;
         }
         self.review_heaps = n;
-        self.review_stats = self.stats;
+        self.review_stats = stats;
         let mode = if naive_only {
             Mode::Naive
         } else {
@@ -870,8 +875,6 @@ impl Engine {
         self.prepare_batch(n..=n, true);
         let mut workers = std::mem::take(&mut self.workers);
         let value = self.heap_value(&mut workers[0], n, true);
-        self.stats.add(&workers[0].stats);
-        workers[0].stats = Stats::default();
         self.workers = workers;
         self.push(n, value)
     }
@@ -909,10 +912,6 @@ impl Engine {
             || engine.heap_value(&mut first[0], n, false),
             || engine.heap_value(&mut second[0], n + 1, false),
         );
-        for worker in &mut workers[..2] {
-            self.stats.add(&worker.stats);
-            worker.stats = Stats::default();
-        }
         self.workers = workers;
         self.stats.paired_heaps += 2;
         self.push(n, a)?;
@@ -940,7 +939,13 @@ impl Engine {
 
     /// Whether a long rare list is marked by two threads, half each.
     fn splits_rare_list(&self, split_allowed: bool) -> bool {
-        split_allowed && self.parallel && self.rare.len() >= 2 * self.parallel_min
+        self.may_split(split_allowed, self.rare.len())
+    }
+
+    /// Whether a marking of `len` entries (rare-list entries or pairs) is split between two
+    /// threads, half each.
+    fn may_split(&self, split_allowed: bool, len: usize) -> bool {
+        split_allowed && self.parallel && len >= 2 * self.parallel_min
     }
 
     /// Whether the batch holds valid marks for heap `n`.
@@ -982,9 +987,7 @@ impl Engine {
             Mode::Naive => {
                 // Only values below the mex matter. Look for values up to just above the recent
                 // maximum first; only if all of them are options is a second, full pass needed.
-                let recent = self.values[n.saturating_sub(64).min(self.values.len())..]
-                    .iter()
-                    .max();
+                let recent = self.values[n.saturating_sub(64)..].iter().max();
                 let bound = recent.map_or(self.cap, |&m| usize::from(m) + 2);
                 let mut value = self.cap;
                 for bound in [bound, self.cap] {
@@ -1212,7 +1215,7 @@ impl Engine {
         w.stats.scanned_pairs += last as u64;
         let values = &self.values[..];
         let (cap, simd) = (self.cap, self.simd);
-        if split_allowed && self.parallel && last >= 2 * self.parallel_min {
+        if self.may_split(split_allowed, last) {
             let mid = last / 2;
             let other = &mut w.seen_other[..];
             other[..cap].fill(0);
