@@ -2004,6 +2004,53 @@ mod tests {
         assert!(sparse.stats.batches_ahead > 1000, "{:?}", sparse.stats);
     }
 
+    /// The hits of the pair-by-pair loop (pairs looked at, values in order, the set left),
+    /// and those of every scan path this CPU runs.
+    #[allow(clippy::type_complexity)]
+    fn scans_of_every_path(
+        values: &[u16],
+        table: WantTable,
+        cap: usize,
+        first: usize,
+        stop_after: usize,
+    ) -> (
+        (usize, Vec<u16>, WantTable),
+        Vec<(Simd, (usize, Vec<u16>, WantTable))>,
+    ) {
+        let s = values.len() - 1;
+        let last = s / 2;
+        let plain = {
+            let mut want = table;
+            let mut hits = Vec::new();
+            let mut looked = 0;
+            for a in first..=last {
+                looked += 1;
+                let x = values[a] ^ values[s - a];
+                if want.contains(x) {
+                    want.remove(x);
+                    hits.push(x);
+                    if hits.len() >= stop_after {
+                        break;
+                    }
+                }
+            }
+            (looked, hits, want)
+        };
+        let paths = Simd::available()
+            .into_iter()
+            .map(|path| {
+                let mut want = table;
+                let mut hits = Vec::new();
+                let looked = scan_pairs(values, s, first, last, &mut want, cap, path, |x| {
+                    hits.push(x);
+                    hits.len() < stop_after
+                });
+                (path, (looked, hits, want))
+            })
+            .collect();
+        (plain, paths)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
         /// Every scan path reports the same hits, in the same order, as the pair-by-pair loop,
@@ -2020,37 +2067,39 @@ mod tests {
             // Values below cap = 2^bits, so that the one- and two-register lookups run too.
             let cap = 1usize << bits;
             let values: Vec<u16> = values.iter().map(|&v| v & (cap as u16 - 1)).collect();
-            let s = values.len() - 1;
-            let last = s / 2;
             let mut table = WantTable::EMPTY;
             for &w in &wanted {
                 table.insert(w & (cap as u16 - 1));
             }
-            let plain = {
-                let mut want = table;
-                let mut hits = Vec::new();
-                let mut looked = 0;
-                for a in first..=last {
-                    looked += 1;
-                    let x = values[a] ^ values[s - a];
-                    if want.contains(x) {
-                        want.remove(x);
-                        hits.push(x);
-                        if hits.len() >= stop_after {
-                            break;
-                        }
-                    }
-                }
-                (looked, hits, want)
-            };
-            for path in Simd::available() {
-                let mut want = table;
-                let mut hits = Vec::new();
-                let looked = scan_pairs(&values, s, first, last, &mut want, cap, path, |x| {
-                    hits.push(x);
-                    hits.len() < stop_after
-                });
-                prop_assert_eq!(&(looked, hits, want), &plain, "path {}", path);
+            let (plain, paths) = scans_of_every_path(&values, table, cap, first, stop_after);
+            for (path, found) in paths {
+                prop_assert_eq!(&found, &plain, "path {}", path);
+            }
+        }
+    }
+
+    /// Values that agree modulo 1024 share a bit of the AVX2 scan's folded tables: a pair whose
+    /// XOR only folds onto a wanted value is not a hit, and finding one of two wanted values
+    /// that fold together leaves the other findable.
+    #[test]
+    fn values_that_fold_together_are_told_apart() {
+        // Low halves 1029 (folds onto 5) many times, then 5, 1029 and 2000 (folds onto 976),
+        // within the vector blocks; the high half all zero, so each pair's XOR is its low value.
+        let mut low = vec![1029u16; 100];
+        low.extend([5, 7, 1029, 976, 2000]);
+        low.extend([3; 100]);
+        let mut values = vec![0u16];
+        values.extend(&low);
+        values.extend(vec![0u16; low.len() + 1]);
+        for wanted in [&[5u16][..], &[5, 1029], &[1029, 2000, 5], &[976, 2000]] {
+            let mut table = WantTable::EMPTY;
+            for &w in wanted {
+                table.insert(w);
+            }
+            let (plain, paths) = scans_of_every_path(&values, table, 2048, 1, 50);
+            assert_eq!(plain.1.len(), wanted.len(), "{wanted:?}");
+            for (path, found) in paths {
+                assert_eq!(found, plain, "path {path}, wanted {wanted:?}");
             }
         }
     }

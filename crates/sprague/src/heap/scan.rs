@@ -10,8 +10,9 @@
 //!   [`MAX_LIST`] values are wanted (the usual case after the first few pairs), each block's
 //!   XORs are compared with every wanted value (a few vector compares per block); with more,
 //!   each XOR is looked up in the bit table, pair by pair.
-//! - **AVX2**: the same code, compiled a second time with AVX2 enabled (`#[target_feature]`),
-//!   and chosen at run time.
+//! - **AVX2**, chosen at run time: 64 pairs per step, each XOR's low ten bits looked up in up
+//!   to eight 16-byte `vpshufb` tables held in registers (the wanted set folded modulo 1024
+//!   above that, every flagged pair checked exactly); the last pairs as in the portable path.
 //! - **AVX-512** (F and BW): 32 pairs per step, each XOR looked up in the 2048-bit table held
 //!   in four registers with word permutes.
 //!
@@ -149,9 +150,10 @@ pub(crate) fn scan_pairs(
             }
         }
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 | Simd::Avx512 if crate::simd::Simd::Avx2.is_available() && cap <= 1024 => {
+        Simd::Avx2 | Simd::Avx512 if crate::simd::Simd::Avx2.is_available() => {
             // SAFETY: the CPU reports AVX2 (checked just above, a cached test), the bounds were
-            // asserted above, and every value is below cap (the caller's promise).
+            // asserted above, and every value is below cap (the caller's promise), which is at
+            // most 128·K where K < 8.
             let (next, stopped) = unsafe {
                 if cap <= 256 {
                     avx2::scan_small::<2>(values, s, first, last, want, &mut hit)
@@ -167,11 +169,6 @@ pub(crate) fn scan_pairs(
                 generic_scan(values, s, next, last, want, &mut hit, find_in_table)
             }
         }
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 | Simd::Avx512 if crate::simd::Simd::Avx2.is_available() => {
-            // SAFETY: the CPU reports AVX2 (checked just above, a cached test).
-            unsafe { avx2_scan(values, s, first, last, want, &mut hit) }
-        }
         _ => generic_scan(values, s, first, last, want, &mut hit, find_in_table),
     };
     let _ = cap;
@@ -180,27 +177,6 @@ pub(crate) fn scan_pairs(
     } else {
         last + 1 - first
     }
-}
-
-/// [`generic_scan`] compiled with AVX2.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn avx2_scan(
-    values: &[u16],
-    s: usize,
-    first: usize,
-    last: usize,
-    want: &mut WantTable,
-    hit: &mut impl FnMut(u16) -> bool,
-) -> (usize, bool) {
-    // SAFETY: this function runs only where the CPU supports AVX2 (its own contract).
-    let gather =
-        |v: &[u16], s, a, last, w: &WantTable| unsafe { avx2::find_in_table(v, s, a, last, w) };
-    generic_scan(values, s, first, last, want, hit, gather)
 }
 
 /// The portable scan: returns where it stopped and whether `hit` asked to stop (the index is
@@ -378,85 +354,24 @@ fn report(
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{WantTable, BLOCK, TABLE_BITS};
+    use super::WantTable;
     use std::arch::x86_64::*;
 
-    /// [`super::find_in_table`] with AVX2 gathers: eight 32-bit words of the table per
-    /// instruction, where the compiler would extract every lane.
+    /// The block part of [`super::scan_pairs`] (K = 2, 4 or 8): 64 pairs per step; each
+    /// XOR's low byte is looked up in K 16-byte `vpshufb` tables held in registers, the one of
+    /// its bits 7–9. Returns where it stopped and whether `hit` asked to stop (the returned
+    /// index is then one past the stopping pair).
     ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2; every XOR must be below [`TABLE_BITS`].
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn find_in_table(
-        values: &[u16],
-        s: usize,
-        mut a: usize,
-        last: usize,
-        want: &WantTable,
-    ) -> Result<(usize, u32), usize> {
-        const _: () = assert!(TABLE_BITS == 2048 && BLOCK == 32);
-        let table = want.0.as_ptr().cast::<i32>();
-        // Reverses the eight words of each 128-bit half.
-        let reverse = _mm256_setr_epi8(
-            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6,
-            7, 4, 5, 2, 3, 0, 1,
-        );
-        let low5 = _mm256_set1_epi32(31);
-        let index_mask = _mm256_set1_epi32((TABLE_BITS / 32 - 1) as i32);
-        while a + BLOCK - 1 <= last {
-            let block = &values[a..a + BLOCK];
-            let partners = &values[s - a - (BLOCK - 1)..=s - a];
-            let mut lanes = 0u32;
-            for half in 0..2 {
-                // SAFETY: both slices hold 32 words, so each half's 16 words are in bounds.
-                let (low, high) = unsafe {
-                    (
-                        _mm256_loadu_si256(block.as_ptr().add(16 * half).cast()),
-                        _mm256_loadu_si256(partners.as_ptr().add(16 - 16 * half).cast()),
-                    )
-                };
-                let high =
-                    _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high, reverse));
-                let x = _mm256_xor_si256(low, high);
-                for (quarter, wide) in [
-                    _mm256_cvtepu16_epi32(_mm256_castsi256_si128(x)),
-                    _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(x)),
-                ]
-                .into_iter()
-                .enumerate()
-                {
-                    let index = _mm256_and_si256(_mm256_srli_epi32::<5>(wide), index_mask);
-                    // SAFETY: the index is masked below 64, and the table has 64 words of 32
-                    // bits (2048 bits, little-endian, so bit v of the table is bit v & 31 of
-                    // word v >> 5).
-                    let words = unsafe { _mm256_i32gather_epi32::<4>(table, index) };
-                    // The wanted bit moved to the sign bit of each lane.
-                    let bits = _mm256_sllv_epi32(
-                        words,
-                        _mm256_sub_epi32(low5, _mm256_and_si256(wide, low5)),
-                    );
-                    let mask = _mm256_movemask_ps(_mm256_castsi256_ps(bits)) as u32;
-                    lanes |= mask << (16 * half + 8 * quarter);
-                }
-            }
-            if lanes != 0 {
-                return Ok((a, lanes));
-            }
-            a += BLOCK;
-        }
-        Err(a)
-    }
-
-    /// The block part of [`super::scan_pairs`] for values below 128·K (K = 2, 4 or 8): 64
-    /// pairs per step; each XOR's low byte is looked up in K 16-byte `vpshufb` tables held in
-    /// registers (kept equal to `want`), the one of its bits 7–9. Returns where it stopped and
-    /// whether `hit` asked to stop (the returned index is then one past the stopping pair).
+    /// With K = 8 the tables hold `want` folded modulo 1024 (see
+    /// [`super::avx2_bytes::tables`]): a lane may be flagged for a value that only shares its
+    /// low ten bits with a wanted one. Every flagged lane is looked up in `want` itself, so
+    /// such a lane costs time, never a wrong answer. Values from 1024 up are rare in the codes
+    /// that reach them (0.007 reaches 1064 near 2^18), so K = 8 serves values below 2048 too.
     ///
     /// # Safety
     ///
     /// The CPU must support AVX2; `1 ≤ first`, `last ≤ s / 2`, `s ≤ values.len()`, and every
-    /// value must be below 128·K.
+    /// value must be below [`super::TABLE_BITS`], and below 128·K when K < 8.
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn scan_small<const K: usize>(
         values: &[u16],
@@ -574,12 +489,16 @@ mod avx2 {
                     }
                     want.remove(value);
                     // Clear bit (value >> 4) & 7 of byte value & 15 of table value >> 7, in the
-                    // register.
-                    let row = _mm256_cmpeq_epi8(iota, _mm256_set1_epi8((value & 15) as i8));
-                    let clear =
-                        _mm256_and_si256(row, _mm256_set1_epi8((1u8 << ((value >> 4) & 7)) as i8));
-                    let t = &mut tables[usize::from(value >> 7) % K];
-                    *t = _mm256_andnot_si256(clear, *t);
+                    // register, unless a wanted value folds onto the same bit.
+                    if !super::avx2_bytes::folds_onto_wanted::<K>(want, value) {
+                        let row = _mm256_cmpeq_epi8(iota, _mm256_set1_epi8((value & 15) as i8));
+                        let clear = _mm256_and_si256(
+                            row,
+                            _mm256_set1_epi8((1u8 << ((value >> 4) & 7)) as i8),
+                        );
+                        let t = &mut tables[usize::from(value >> 7) % K];
+                        *t = _mm256_andnot_si256(clear, *t);
+                    }
                     if !hit(value) {
                         return (a + lane + 1, true);
                     }
@@ -614,7 +533,8 @@ mod avx2_bytes {
 
     /// The wanted values below 128·K as K byte tables for `vpshufb`: byte `lo` of table `t`
     /// has bit `b` set when `128·t + 16·b + lo` is wanted; each table repeated in both 128-bit
-    /// halves.
+    /// halves. With K = 8, the values from 1024 up are folded onto those 1024 below
+    /// (see [`folds_onto_wanted`]).
     ///
     /// # Safety
     ///
@@ -622,16 +542,25 @@ mod avx2_bytes {
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn tables<const K: usize>(want: &WantTable) -> [__m256i; K] {
         let mut bytes = [[0u8; 16]; K];
-        for (w, &word) in want.0[..8 * K].iter().enumerate() {
+        let words = if K == 8 { want.0.len() } else { 8 * K };
+        for (w, &word) in want.0[..words].iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let lo = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                bytes[w >> 3][lo] |= 1 << (w & 7);
+                bytes[(w >> 3) % K][lo] |= 1 << (w & 7);
             }
         }
         // SAFETY: each table is 16 bytes, read unaligned.
         bytes.map(|b| unsafe { _mm256_broadcastsi128_si256(_mm_loadu_si128(b.as_ptr().cast())) })
+    }
+
+    /// Whether a value still in `want` shares `value`'s bit of the [`tables`]: with K = 8,
+    /// the value 1024 above or below it (the only other value below [`super::TABLE_BITS`] that
+    /// folds onto the same bit); with fewer tables, none.
+    #[inline(always)]
+    pub(super) fn folds_onto_wanted<const K: usize>(want: &WantTable, value: u16) -> bool {
+        K == 8 && want.contains(value ^ 1024)
     }
 }
 
