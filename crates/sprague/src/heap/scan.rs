@@ -386,11 +386,6 @@ mod avx2 {
         // SAFETY: this function runs only where the CPU supports AVX2 (its own contract).
         // `count`: how many values the tables hold (a pair can find).
         let (mut tables, mut count) = unsafe { super::avx2_bytes::tables::<K>(want) };
-        // Reverses the eight words of each 128-bit half.
-        let reverse = _mm256_setr_epi8(
-            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6,
-            7, 4, 5, 2, 3, 0, 1,
-        );
         let iota = _mm256_setr_epi8(
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
             11, 12, 13, 14, 15,
@@ -405,33 +400,17 @@ mod avx2 {
         macro_rules! block {
             ($a:expr) => {{
                 let a: usize = $a;
-                // SAFETY: a + 31 ≤ last < s ≤ values.len(), and s − a − 31 ≥ s − last ≥ 0 with
-                // s − a ≤ s − 1 < values.len() as a ≥ first ≥ 1 (asserted above; the loops
-                // below keep a + 31 ≤ last).
-                let (low0, low1, high0, high1) = unsafe {
-                    let p = values.as_ptr();
-                    (
-                        _mm256_loadu_si256(p.add(a).cast()),
-                        _mm256_loadu_si256(p.add(a + 16).cast()),
-                        _mm256_loadu_si256(p.add(s - a - 15).cast()),
-                        _mm256_loadu_si256(p.add(s - a - 31).cast()),
-                    )
-                };
-                let x0 = _mm256_xor_si256(
-                    low0,
-                    _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high0, reverse)),
-                );
-                let x1 = _mm256_xor_si256(
-                    low1,
-                    _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high1, reverse)),
-                );
+                // SAFETY: AVX2 is this function's contract; a + 31 ≤ last (the loops below
+                // keep it), and the rest was asserted above.
+                let (x0, x1) = unsafe { xors(values, s, a) };
                 // The 32 low bytes in order (the pack interleaves the halves of x0 and x1).
                 let x = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(
                     _mm256_and_si256(x0, low_byte),
                     _mm256_and_si256(x1, low_byte),
                 ));
                 let lo = _mm256_and_si256(x, nibble);
-                let bit = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16::<4>(x), nibble));
+                let bit =
+                    _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16::<4>(x), nibble));
                 // The table of bits 7–9: bit 7 is the top bit of x, which blendv reads.
                 let row = match K {
                     2 => _mm256_blendv_epi8(
@@ -551,6 +530,40 @@ mod avx2 {
         (a, false)
     }
 
+    /// The XORs `G(a + i) ⊕ G(s − a − i)` of the 32 pairs from `a`: pairs 0–15 in the first
+    /// register, 16–31 in the second, in order.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2; `1 ≤ a`, `a + 31 ≤ s / 2` and `s ≤ values.len()`, so that
+    /// `a + 31 < s` and `s − a − 31 ≥ 0` keep every load inside `values`.
+    #[inline(always)]
+    unsafe fn xors(values: &[u16], s: usize, a: usize) -> (__m256i, __m256i) {
+        // Reverses the eight words of each 128-bit half.
+        let reverse = _mm256_setr_epi8(
+            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6,
+            7, 4, 5, 2, 3, 0, 1,
+        );
+        // SAFETY: the bounds of this function's contract.
+        let (low0, low1, high0, high1) = unsafe {
+            let p = values.as_ptr();
+            (
+                _mm256_loadu_si256(p.add(a).cast()),
+                _mm256_loadu_si256(p.add(a + 16).cast()),
+                _mm256_loadu_si256(p.add(s - a - 15).cast()),
+                _mm256_loadu_si256(p.add(s - a - 31).cast()),
+            )
+        };
+        let backwards0 =
+            _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high0, reverse));
+        let backwards1 =
+            _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high1, reverse));
+        (
+            _mm256_xor_si256(low0, backwards0),
+            _mm256_xor_si256(low1, backwards1),
+        )
+    }
+
     /// At most this many wanted values are compared with each XOR directly rather than
     /// looked up in the tables of [`scan_small`].
     const LIST: usize = 8;
@@ -570,31 +583,10 @@ mod avx2 {
         last: usize,
         list: &[u16; LIST],
     ) -> Result<(usize, u32), usize> {
-        let reverse = _mm256_setr_epi8(
-            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10, 11, 8, 9, 6,
-            7, 4, 5, 2, 3, 0, 1,
-        );
         let wanted: [__m256i; L] = std::array::from_fn(|j| _mm256_set1_epi16(list[j] as i16));
         while a + 31 <= last {
-            // SAFETY: as in scan_small's blocks: a + 31 ≤ last < s ≤ values.len(), and
-            // s − a − 31 ≥ s − last ≥ 0.
-            let (low0, low1, high0, high1) = unsafe {
-                let p = values.as_ptr();
-                (
-                    _mm256_loadu_si256(p.add(a).cast()),
-                    _mm256_loadu_si256(p.add(a + 16).cast()),
-                    _mm256_loadu_si256(p.add(s - a - 15).cast()),
-                    _mm256_loadu_si256(p.add(s - a - 31).cast()),
-                )
-            };
-            let x0 = _mm256_xor_si256(
-                low0,
-                _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high0, reverse)),
-            );
-            let x1 = _mm256_xor_si256(
-                low1,
-                _mm256_permute4x64_epi64::<0b01_00_11_10>(_mm256_shuffle_epi8(high1, reverse)),
-            );
+            // SAFETY: AVX2 and the bounds are this function's contract, and a + 31 ≤ last.
+            let (x0, x1) = unsafe { xors(values, s, a) };
             let (mut e0, mut e1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
             for w in wanted {
                 e0 = _mm256_or_si256(e0, _mm256_cmpeq_epi16(x0, w));
