@@ -84,24 +84,36 @@ impl WantTable {
     /// The number of values in the set, and when it is at most `out.len()`, the values,
     /// ascending, in `out`.
     fn list(&self, out: &mut [u16]) -> usize {
-        let words = self.0.chunks_exact(4).map(|pair| {
+        let count = self.words().map(|w| w.count_ones() as usize).sum();
+        if count <= out.len() {
+            for (slot, v) in out.iter_mut().zip(self.values()) {
+                *slot = v;
+            }
+        }
+        count
+    }
+
+    /// The set's 64-bit words, values 64·w to 64·w + 63 in word w.
+    fn words(&self) -> impl Iterator<Item = u64> + Clone + '_ {
+        self.0.chunks_exact(4).map(|pair| {
             u64::from(pair[0])
                 | u64::from(pair[1]) << 16
                 | u64::from(pair[2]) << 32
                 | u64::from(pair[3]) << 48
-        });
-        let count = words.clone().map(|w| w.count_ones() as usize).sum();
-        if count <= out.len() {
-            let mut k = 0;
-            for (w, mut bits) in words.enumerate() {
-                while bits != 0 {
-                    out[k] = (w * 64) as u16 + bits.trailing_zeros() as u16;
+        })
+    }
+
+    /// The values in the set, ascending.
+    fn values(&self) -> impl Iterator<Item = u16> + '_ {
+        self.words().enumerate().flat_map(|(w, mut bits)| {
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let v = (w * 64) as u16 + bits.trailing_zeros() as u16;
                     bits &= bits - 1;
-                    k += 1;
-                }
-            }
-        }
-        count
+                    v
+                })
+            })
+        })
     }
 }
 
@@ -508,8 +520,16 @@ mod avx2 {
         }
         // The last few wanted values (most of a long scan): compared directly.
         while (1..listed_below).contains(&count) && a + 31 <= last {
-            let (list, listed) = super::avx2_bytes::list::<K, LIST>(want);
-            debug_assert_eq!(listed, count);
+            // The wanted values (with eight tables, the tables hold all of `want`), the first
+            // repeated to fill the list.
+            let mut list = [0u16; LIST];
+            for (slot, v) in list.iter_mut().zip(want.values()) {
+                *slot = v;
+            }
+            let listed = count;
+            for i in listed..LIST {
+                list[i] = list[0];
+            }
             // SAFETY: the CPU supports AVX2 (this function's contract) and the bounds hold
             // (asserted above).
             let found = unsafe {
@@ -644,26 +664,6 @@ mod avx2_bytes {
         } else {
             8 * K
         }
-    }
-
-    /// The values of [`tables`] (at most L of them, ascending), repeating the first to fill
-    /// the list, and their number.
-    #[inline(always)]
-    pub(super) fn list<const K: usize, const L: usize>(want: &WantTable) -> ([u16; L], usize) {
-        let mut list = [0u16; L];
-        let mut count = 0;
-        for (w, &word) in want.0[..words::<K>()].iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 && count < L {
-                list[count] = (16 * w) as u16 + bits.trailing_zeros() as u16;
-                bits &= bits - 1;
-                count += 1;
-            }
-        }
-        for i in count..L {
-            list[i] = list[0];
-        }
-        (list, count)
     }
 
     /// Whether a value still in `want` shares `value`'s bit of the [`tables`]: with K = 8,
