@@ -877,6 +877,47 @@ mod tests {
         values.board_value(board, &Budget::unlimited()).unwrap()
     }
 
+    /// Boards of 20 cells or more go to the top search that two threads share (each helping
+    /// with the other's option once none is left to start, and stopping when the other
+    /// answers it): the same values as one thread.
+    #[test]
+    fn two_threads_agree_with_one() {
+        for board in [
+            ".....|.....|.....|.....",
+            "....#|.....|.....|.....|.....",
+            ".......|.......|.......",
+        ] {
+            let board = Cram::parse(board).unwrap();
+            let one = CramValues::new(Settings {
+                threads: 1,
+                ..Settings::default()
+            });
+            let two = CramValues::new(Settings {
+                threads: 2,
+                table_bytes: 0,
+                ..Settings::default()
+            });
+            assert_eq!(searched(&two, &board), searched(&one, &board), "{board}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
+        /// As above, on random boards of 20 to 30 cells with two cells blocked (slow: run
+        /// with `--ignored` in release mode).
+        #[test]
+        #[ignore]
+        fn two_threads_agree_with_one_on_random_boards(
+            rows in 4usize..=5, cols in 5usize..=6, blocked: u32,
+        ) {
+            let (a, b) = (blocked % 30, (blocked / 30) % 60);
+            let board = Cram::rectangle(rows, cols).unwrap().with_bits(!(1u128 << a | 1u128 << b));
+            let one = CramValues::new(Settings { threads: 1, ..Settings::default() });
+            let two = CramValues::new(Settings { threads: 2, table_bytes: 0, ..Settings::default() });
+            proptest::prop_assert_eq!(searched(&two, &board), searched(&one, &board));
+        }
+    }
+
     #[test]
     fn the_search_agrees_with_published_values() {
         let values = CramValues::new(Settings::default());

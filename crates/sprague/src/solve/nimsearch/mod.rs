@@ -492,32 +492,65 @@ impl<S: SplitGame> NimSearch<S> {
             let next = AtomicUsize::new(0);
             let found = AtomicBool::new(false);
             cancel.store(false, Ordering::Relaxed);
+            // Per option: answered (a thread still on it stops); per thread: the option it is on.
+            let answered: Vec<AtomicBool> =
+                options.iter().map(|_| AtomicBool::new(false)).collect();
+            let current: Vec<AtomicUsize> =
+                (0..threads).map(|_| AtomicUsize::new(usize::MAX)).collect();
+            let paths = Paths::new(threads);
+            let ids = AtomicUsize::new(0);
             let work = || -> Step<()> {
+                let me = ids.fetch_add(1, Ordering::Relaxed);
                 let mut ctx = Ctx::new(self, budget, &cancel);
+                if threads > 1 {
+                    ctx.paths = Some((&paths, me));
+                }
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&index) = open.get(i) else {
-                        return Ok(());
+                    let index = match open.get(next.fetch_add(1, Ordering::Relaxed)).copied() {
+                        Some(index) => index,
+                        // No option left to start: help another thread with its option
+                        // (searching the parts it is not in first), or stop.
+                        None => match current
+                            .iter()
+                            .map(|c| c.load(Ordering::Relaxed))
+                            .find(|&i| i != usize::MAX && !answered[i].load(Ordering::Relaxed))
+                        {
+                            Some(index) => index,
+                            None => return Ok(()),
+                        },
                     };
                     if found.load(Ordering::Relaxed) {
                         return Ok(());
                     }
+                    current[me].store(index, Ordering::Relaxed);
+                    ctx.job = Some(&answered[index]);
                     let (parts, xor) = &options[index];
-                    let mut x = *xor;
-                    for p in &parts[1..] {
-                        x ^= ctx.exact(p)?;
-                    }
-                    match ctx.in_set(&parts[0], &NimSet::single(k ^ x)) {
-                        Ok(Some(v)) => {
-                            let v = v ^ x;
-                            *resolved[index].lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
-                            if v == k {
-                                found.store(true, Ordering::Relaxed);
-                                cancel.store(true, Ordering::Relaxed);
-                                return Ok(());
+                    let mut answer = || -> Step<Option<u8>> {
+                        let mut x = *xor;
+                        for p in &parts[1..] {
+                            x ^= ctx.exact(p)?;
+                        }
+                        Ok(ctx
+                            .in_set(&parts[0], &NimSet::single(k ^ x))?
+                            .map(|v| v ^ x))
+                    };
+                    let answer = answer();
+                    current[me].store(usize::MAX, Ordering::Relaxed);
+                    match answer {
+                        Ok(value) => {
+                            answered[index].store(true, Ordering::Relaxed);
+                            if let Some(v) = value {
+                                *resolved[index].lock().unwrap_or_else(|e| e.into_inner()) =
+                                    Some(v);
+                                if v == k {
+                                    found.store(true, Ordering::Relaxed);
+                                    cancel.store(true, Ordering::Relaxed);
+                                    return Ok(());
+                                }
                             }
                         }
-                        Ok(None) => {}
+                        // Another thread answered first: this option, or the whole k.
+                        Err(Halt::Cancelled) if !cancel.load(Ordering::Relaxed) => {}
                         Err(Halt::Cancelled) => return Ok(()),
                         Err(e) => return Err(e),
                     }
@@ -805,10 +838,54 @@ struct Ctx<'s, S: SplitGame> {
     opts: Vec<Opt>,
     budget: &'s Budget,
     cancel: &'s AtomicBool,
+    /// Set when another thread has answered the question this thread works on.
+    job: Option<&'s AtomicBool>,
+    /// The threads' paths, and this thread's number among them, when threads share a part.
+    paths: Option<(&'s Paths, usize)>,
+    /// Parts being searched on this thread's stack.
+    depth: usize,
+    /// Options put off until the other options of their part are done.
+    deferred: Vec<u32>,
     /// Nodes this thread searched.
     nodes: u64,
     /// Nodes since the last refresh.
     since: u32,
+}
+
+/// How deep the threads' paths are published.
+const PATH_DEPTH: usize = 16;
+
+/// The parts each thread is searching, the top [`PATH_DEPTH`] of its stack, as 64-bit hashes
+/// of their codes (0 for none): a thread puts off the options another is inside (as in
+/// Weill's ABDADA), so that two threads on one part split its options instead of searching
+/// them in the same order. A false match only changes the order.
+struct Paths(Vec<[AtomicU64; PATH_DEPTH]>);
+
+impl Paths {
+    fn new(threads: usize) -> Paths {
+        Paths(
+            (0..threads)
+                .map(|_| std::array::from_fn(|_| AtomicU64::new(0)))
+                .collect(),
+        )
+    }
+
+    /// A part's hash (never 0).
+    fn hash(code: u128) -> u64 {
+        (code as u64 ^ ((code >> 64) as u64).rotate_left(29)) | 1
+    }
+
+    fn set(&self, me: usize, depth: usize, hash: u64) {
+        self.0[me][depth].store(hash, Ordering::Relaxed);
+    }
+
+    /// Whether a thread other than `me` is inside the part of this hash.
+    fn busy(&self, me: usize, hash: u64) -> bool {
+        self.0
+            .iter()
+            .enumerate()
+            .any(|(t, path)| t != me && path.iter().any(|h| h.load(Ordering::Relaxed) == hash))
+    }
 }
 
 impl<'s, S: SplitGame> Ctx<'s, S> {
@@ -820,9 +897,33 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
             opts: Vec::new(),
             budget,
             cancel,
+            job: None,
+            paths: None,
+            depth: 0,
+            deferred: Vec::new(),
             nodes: 0,
             since: 0,
         }
+    }
+
+    /// The hash of a part for the threads' paths, when they are shared and the stack is
+    /// shallow enough to publish.
+    #[inline]
+    fn path_hash(&self, part: &S::Part) -> Option<(&'s Paths, usize, u64)> {
+        let (paths, me) = self.paths?;
+        if self.depth >= PATH_DEPTH {
+            return None;
+        }
+        let code = self.search.game.code(part)?;
+        Some((paths, me, Paths::hash(code)))
+    }
+
+    /// Whether option `i` should wait: another thread is inside its hardest part.
+    #[inline]
+    fn defers(&self, i: usize) -> bool {
+        let o = self.opts[i];
+        self.path_hash(&self.parts[o.first as usize])
+            .is_some_and(|(paths, me, hash)| paths.busy(me, hash))
     }
 
     #[inline]
@@ -838,7 +939,9 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
     /// reports progress and saves a checkpoint when due.
     #[inline]
     fn tick(&mut self) -> Step<()> {
-        if self.cancel.load(Ordering::Relaxed) {
+        if self.cancel.load(Ordering::Relaxed)
+            || self.job.is_some_and(|j| j.load(Ordering::Relaxed))
+        {
             return Err(Halt::Cancelled);
         }
         self.nodes += 1;
@@ -875,6 +978,11 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
             let left = self.budget.memory_left();
             search.main.grow(left);
             search.small.grow(left);
+            // A thread still waiting to grow goes first: taking a reader again at once would
+            // win the lock from it, over and over.
+            while search.main.has_waiting() || search.small.has_waiting() {
+                std::thread::yield_now();
+            }
             self.tables.main = Some(search.main.reader());
             self.tables.small = Some(search.small.reader());
         }
@@ -971,9 +1079,20 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
         self.tick()?;
         let nodes_before = self.nodes;
         let (base_parts, base_opts) = (self.parts.len(), self.opts.len());
+        let base_deferred = self.deferred.len();
+        let published = self.path_hash(part);
+        if let Some((paths, me, hash)) = published {
+            paths.set(me, self.depth, hash);
+        }
+        self.depth += 1;
         let result = self.in_set_listed(part, &rest, base_parts, base_opts);
+        self.depth -= 1;
+        if let Some((paths, me, _)) = published {
+            paths.set(me, self.depth, 0);
+        }
         self.parts.truncate(base_parts);
         self.opts.truncate(base_opts);
+        self.deferred.truncate(base_deferred);
         match result {
             Ok(Some(v)) => self.store(part, v, self.nodes - nodes_before),
             Ok(None) => self.tables.refute(part, rest.low_bits() | refuted),
@@ -995,10 +1114,23 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
         self.order(base_opts);
         let up_to = wanted.up_to_max();
         let mut exact = true;
-        for i in base_opts..self.opts.len() {
-            if self.opts[i].done {
+        // The open options in order, but those another thread is inside after the rest.
+        let (end, first_deferred) = (self.opts.len(), self.deferred.len());
+        let (mut next, mut next_deferred) = (base_opts, first_deferred);
+        loop {
+            let i = if next < end && !self.opts[next].done {
+                next += 1;
+                if self.defers(next - 1) {
+                    self.deferred.push((next - 1) as u32);
+                    continue;
+                }
+                next - 1
+            } else if next_deferred < self.deferred.len() {
+                next_deferred += 1;
+                self.deferred[next_deferred - 1] as usize
+            } else {
                 break;
-            }
+            };
             if candidates.is_disjoint(wanted) {
                 return Ok(None);
             }
@@ -1048,13 +1180,23 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
         self.order(0);
         let mut known = NimSet::EMPTY;
         let mut open = Vec::new();
+        // Options that are the same sum (images under the board's symmetries) are asked once.
+        let mut seen = std::collections::HashSet::new();
+        let game = &self.search.game;
         for o in &self.opts {
             let parts = &self.parts[o.first as usize..(o.first + o.len) as usize];
             if o.done {
                 known.insert(o.xor);
-            } else {
-                open.push((parts.to_vec(), o.xor));
+                continue;
             }
+            let codes: Option<Vec<u128>> = parts.iter().map(|p| game.code(p)).collect();
+            if let Some(mut codes) = codes {
+                codes.sort_unstable();
+                if !seen.insert((codes, o.xor)) {
+                    continue;
+                }
+            }
+            open.push((parts.to_vec(), o.xor));
         }
         self.parts.clear();
         self.opts.clear();

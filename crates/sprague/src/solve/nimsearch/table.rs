@@ -16,7 +16,7 @@
 //! for the doubling.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, RwLock, RwLockReadGuard};
 
 /// Entries a cluster holds (one cache line).
@@ -231,6 +231,8 @@ pub struct Table {
     grow: AtomicBool,
     /// The machine or the budget could not give a bigger table.
     stuck: AtomicBool,
+    /// Threads waiting for the write lock in [`Table::grow`].
+    waiting: AtomicUsize,
     max_bytes: u64,
 }
 
@@ -246,6 +248,7 @@ impl Table {
             filled: AtomicU64::new(0),
             grow: AtomicBool::new(false),
             stuck: AtomicBool::new(false),
+            waiting: AtomicUsize::new(0),
             max_bytes,
         }
     }
@@ -258,16 +261,25 @@ impl Table {
         }
     }
 
-    /// Whether a thread asked for the table to double.
+    /// Whether a thread asked for the table to double, or waits in [`Table::grow`]: then
+    /// every thread must let go of its [`Reader`] and call [`Table::grow`] too, or the one
+    /// waiting waits until the next request.
     pub fn wants_to_grow(&self) -> bool {
-        self.grow.load(Ordering::Relaxed)
+        self.grow.load(Ordering::Relaxed) || self.has_waiting()
+    }
+
+    /// Whether a thread waits for the write lock in [`Table::grow`].
+    pub fn has_waiting(&self) -> bool {
+        self.waiting.load(Ordering::Relaxed) > 0
     }
 
     /// Doubles the table if a thread asked for it (call with no [`Reader`] held by this
     /// thread). When the memory left (or the machine's) cannot hold the doubled table, the
     /// table stays as it is for good: it is a cache, and replaces entries when full.
     pub fn grow(&self, memory_left: Option<u64>) {
+        self.waiting.fetch_add(1, Ordering::Relaxed);
         let mut slots = self.slots.write().unwrap_or_else(|e| e.into_inner());
+        self.waiting.fetch_sub(1, Ordering::Relaxed);
         if !self.grow.swap(false, Ordering::Relaxed) || self.stuck.load(Ordering::Relaxed) {
             return;
         }
@@ -414,6 +426,29 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A thread that waits in `grow` while another holds a reader and no doubling is asked
+    /// for any more (another thread did it) is seen by the holder, which then lets go.
+    #[test]
+    fn a_thread_waiting_to_grow_is_seen() {
+        let table = Table::new(1 << 20);
+        let reader = table.reader();
+        assert!(!table.wants_to_grow());
+        std::thread::scope(|scope| {
+            let grower = scope.spawn(|| table.grow(None));
+            let start = std::time::Instant::now();
+            while !table.wants_to_grow() {
+                assert!(
+                    start.elapsed() < std::time::Duration::from_secs(20),
+                    "the waiting thread was never seen"
+                );
+                std::thread::yield_now();
+            }
+            drop(reader);
+            grower.join().unwrap();
+        });
+        assert!(!table.wants_to_grow());
+    }
 
     #[test]
     fn places_give_codes_back() {
