@@ -509,14 +509,24 @@ impl<S: SplitGame> NimSearch<S> {
                     let index = match open.get(next.fetch_add(1, Ordering::Relaxed)).copied() {
                         Some(index) => index,
                         // No option left to start: help another thread with its option
-                        // (searching the parts it is not in first), or stop.
+                        // (searching the parts it is not in first), or stop once every
+                        // option is answered.
                         None => match current
                             .iter()
                             .map(|c| c.load(Ordering::Relaxed))
                             .find(|&i| i != usize::MAX && !answered[i].load(Ordering::Relaxed))
                         {
                             Some(index) => index,
-                            None => return Ok(()),
+                            None if cancel.load(Ordering::Relaxed)
+                                || open.iter().all(|&i| answered[i].load(Ordering::Relaxed)) =>
+                            {
+                                return Ok(())
+                            }
+                            // Another thread took an option and has not said which yet.
+                            None => {
+                                std::thread::yield_now();
+                                continue;
+                            }
                         },
                     };
                     if found.load(Ordering::Relaxed) {
@@ -552,7 +562,11 @@ impl<S: SplitGame> NimSearch<S> {
                         // Another thread answered first: this option, or the whole k.
                         Err(Halt::Cancelled) if !cancel.load(Ordering::Relaxed) => {}
                         Err(Halt::Cancelled) => return Ok(()),
-                        Err(e) => return Err(e),
+                        Err(e) => {
+                            // The other threads stop too (and none waits for this option).
+                            cancel.store(true, Ordering::Relaxed);
+                            return Err(e);
+                        }
                     }
                 }
             };
