@@ -901,6 +901,24 @@ mod tests {
         }
     }
 
+    /// A budget stopped during the two-thread top search ends it with `Stopped` on every
+    /// thread (the first error cancels the other, and no thread waits on a stopped one).
+    #[test]
+    fn a_stopped_budget_ends_the_two_thread_search() {
+        let values = CramValues::new(Settings {
+            threads: 2,
+            ..Settings::default()
+        });
+        let board = Cram::rectangle(5, 6).unwrap();
+        let budget = Budget::stoppable();
+        budget.stop();
+        let e = values.board_value(&board, &budget);
+        assert!(matches!(e, Err(crate::Error::Stopped(_))), "{e:?}");
+        // The same tables still answer afterwards.
+        // 5×6 = 2 (igsolve's published table).
+        assert_eq!(searched(&values, &board), 2);
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(12))]
         /// As above, on random boards of 20 to 30 cells with two cells blocked (slow: run
