@@ -102,11 +102,14 @@ struct Opt {
 }
 
 /// Where a game writes the options of a part. Each option is valued as far as the tables
-/// know as soon as it is closed, so that the search can stop listing options early.
+/// know, so that the search can stop listing options early: when the next option starts, so
+/// that the table lines of its parts, fetched when they were pushed, arrive meanwhile.
 pub struct OptionSink<'a, P> {
     parts: &'a mut Vec<P>,
     opts: &'a mut Vec<Opt>,
     start: usize,
+    /// The first part of the option closed last, when it is not valued yet.
+    pending: Option<usize>,
     /// The tables, and the weights of parts.
     tables: &'a dyn Lookup<P>,
     /// The values the part may still have (Beling and Rogalski's P).
@@ -119,6 +122,10 @@ impl<P: Eq> OptionSink<'_, P> {
     /// Adds a part to the option being written.
     #[inline]
     pub fn push(&mut self, part: P) {
+        if let Some(first) = self.pending.take() {
+            self.value(first);
+        }
+        self.tables.prefetch(&part);
         self.parts.push(part);
     }
 
@@ -126,7 +133,28 @@ impl<P: Eq> OptionSink<'_, P> {
     /// `false` when the search needs no more options.
     #[inline]
     pub fn end(&mut self) -> bool {
-        let first = self.start;
+        match self.pending.take() {
+            // No part was pushed since the last option: value it, then this empty one.
+            Some(first) => {
+                self.value(first);
+                self.value(self.start);
+            }
+            None if self.parts.len() == self.start => self.value(self.start),
+            None => self.pending = Some(self.start),
+        }
+        !self.candidates.is_disjoint(&self.wanted)
+    }
+
+    /// Values the option left open by the last [`OptionSink::end`].
+    fn finish(&mut self) {
+        if let Some(first) = self.pending.take() {
+            self.value(first);
+        }
+    }
+
+    /// Values the option whose parts start at `first` and end the stack, as far as the
+    /// tables know, and records it.
+    fn value(&mut self, first: usize) {
         let mut len = self.parts.len() - first;
         let mut xor = 0;
         let mut k = 0;
@@ -172,7 +200,6 @@ impl<P: Eq> OptionSink<'_, P> {
             done,
         });
         self.start = parts.len();
-        !self.candidates.is_disjoint(&self.wanted)
     }
 }
 
@@ -180,6 +207,8 @@ impl<P: Eq> OptionSink<'_, P> {
 trait Lookup<P> {
     fn get(&self, part: &P) -> Option<u8>;
     fn weight(&self, part: &P) -> u32;
+    /// Starts fetching what [`Lookup::get`] will read for `part` (a hint; no effect on values).
+    fn prefetch(&self, part: &P);
 }
 
 /// Where a long search saves the values of the components that took long to value.
@@ -841,6 +870,17 @@ impl<S: SplitGame> Lookup<S::Part> for Tables<'_, S> {
     fn weight(&self, part: &S::Part) -> u32 {
         self.search.game.weight(part)
     }
+
+    #[inline]
+    fn prefetch(&self, part: &S::Part) {
+        let game = &self.search.game;
+        if let Known::Value(_) = game.known(part) {
+            return;
+        }
+        if let Some(code) = game.code(part) {
+            self.reader(game.weight(part)).prefetch(code);
+        }
+    }
 }
 
 /// The state of one search thread: its stacks of parts and options, its read locks on the
@@ -1059,11 +1099,13 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
             parts: &mut self.parts,
             opts: &mut self.opts,
             start: base_parts,
+            pending: None,
             tables: &self.tables,
             candidates,
             wanted: *wanted,
         };
         game.options(part, &mut sink);
+        sink.finish();
         let candidates = sink.candidates;
         Ok((!candidates.is_disjoint(wanted)).then_some(candidates))
     }

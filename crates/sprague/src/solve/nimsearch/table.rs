@@ -94,29 +94,92 @@ struct Cluster([AtomicU64; CLUSTER]);
 
 /// The entries of one size of the table.
 struct Slots {
-    clusters: Box<[Cluster]>,
+    clusters: Clusters,
     cluster_bits: u32,
 }
 
-/// `n` clusters, allocated zeroed (the pages are only touched when written).
-fn zeroed(n: usize) -> Box<[Cluster]> {
-    let layout =
-        std::alloc::Layout::array::<Cluster>(n).expect("a table that fits the address space");
-    // SAFETY: the layout is non-zero (n ≥ 1 and clusters are 64 bytes); all-zero bytes are a
-    // valid Cluster (atomic words holding 0); the box frees with the same array layout.
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout).cast::<Cluster>();
-        if p.is_null() {
+/// A zeroed array of clusters. A large one is aligned on huge pages and, on Linux, asks to be
+/// backed by them: the table is read at random, and with 4 KiB pages most reads of a large
+/// table also miss the TLB.
+struct Clusters {
+    ptr: std::ptr::NonNull<Cluster>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: `Clusters` owns its array alone, like a `Box<[Cluster]>`, and clusters are atomic
+// words, which threads may share.
+unsafe impl Send for Clusters {}
+// SAFETY: as for `Send`: shared access only reads or writes atomic words.
+unsafe impl Sync for Clusters {}
+
+/// Bytes of a huge page (x86-64 and most aarch64 Linux kernels).
+const HUGE_PAGE: usize = 2 << 20;
+
+impl Clusters {
+    /// `n` clusters (n ≥ 1), all zero.
+    fn zeroed(n: usize) -> Clusters {
+        let bytes = n * std::mem::size_of::<Cluster>();
+        let align = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Cluster>()
+        };
+        let layout = std::alloc::Layout::from_size_align(bytes, align)
+            .expect("a table that fits the address space");
+        // SAFETY: the layout has a non-zero size (n ≥ 1, clusters are 64 bytes).
+        let p = unsafe { std::alloc::alloc(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(p) else {
             std::alloc::handle_alloc_error(layout);
+        };
+        if align == HUGE_PAGE {
+            advise_huge_pages(p, bytes);
         }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+        // SAFETY: `p` holds `bytes` writable bytes; all-zero bytes are valid clusters (atomic
+        // words holding 0). Zeroed after the advice, so that the first touch of each page
+        // is this write.
+        unsafe { std::ptr::write_bytes(p, 0, bytes) };
+        Clusters {
+            ptr: ptr.cast(),
+            len: n,
+            layout,
+        }
     }
+}
+
+impl std::ops::Deref for Clusters {
+    type Target = [Cluster];
+
+    fn deref(&self) -> &[Cluster] {
+        // SAFETY: `ptr` holds `len` initialised clusters, owned until drop.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Clusters {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `zeroed` with this very layout, and freed once.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) };
+    }
+}
+
+/// Asks Linux to back the `len` bytes at `p` (aligned on a huge page) with huge pages. Only a
+/// hint: where they are off, nothing changes.
+fn advise_huge_pages(p: *mut u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    // SAFETY: the range is an allocation of ours; MADV_HUGEPAGE changes how its pages are
+    // backed, never their contents.
+    unsafe {
+        libc::madvise(p.cast(), len, libc::MADV_HUGEPAGE);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (p, len);
 }
 
 impl Slots {
     fn new(cluster_bits: u32) -> Slots {
         Slots {
-            clusters: zeroed(1 << cluster_bits),
+            clusters: Clusters::zeroed(1 << cluster_bits),
             cluster_bits,
         }
     }
@@ -163,6 +226,25 @@ impl Slots {
             }
         }
         0
+    }
+
+    /// Starts loading the cluster of a code that fits into the cache.
+    #[inline]
+    fn prefetch(&self, code: u128) {
+        let (cluster, _) = self.place(code);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let line: *const Cluster = &self.clusters[cluster];
+            // SAFETY: a prefetch reads nothing the program sees and cannot fault; the
+            // address is that of a live cluster. SSE is part of every x86-64 CPU.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    line.cast::<i8>(),
+                );
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = cluster;
     }
 
     /// Stores `data` (not 0) as [`combine`] says: `Some(true)` when an empty entry was used,
@@ -368,6 +450,14 @@ impl Reader<'_> {
         })
     }
 
+    /// Starts loading what [`Reader::probe`] will read for `code` (a hint).
+    #[inline]
+    pub fn prefetch(&self, code: u128) {
+        if self.slots.fits(code) {
+            self.slots.prefetch(code);
+        }
+    }
+
     /// Entries in use and entries in all, of the table only.
     pub fn fill(&self) -> (u64, u64) {
         (
@@ -497,6 +587,23 @@ mod tests {
         assert_eq!(reader.get(u128::MAX), None);
         reader.put(u128::MAX, 7);
         assert_eq!(reader.get(u128::MAX), Some(7));
+        // Big enough for the huge-page layout.
+        assert!(reader.slots.bytes() >= 4 << 20, "{}", reader.slots.bytes());
+    }
+
+    #[test]
+    fn large_cluster_arrays_are_zero_and_aligned_on_huge_pages() {
+        for n in [1, 3, HUGE_PAGE / 64, HUGE_PAGE / 64 * 3] {
+            let clusters = Clusters::zeroed(n);
+            assert_eq!(clusters.len(), n);
+            let aligned = if n * 64 >= HUGE_PAGE { HUGE_PAGE } else { 64 };
+            assert_eq!(clusters.as_ptr() as usize % aligned, 0);
+            assert!(clusters
+                .iter()
+                .all(|c| c.0.iter().all(|e| e.load(Ordering::Relaxed) == 0)));
+            clusters[n - 1].0[7].store(5, Ordering::Relaxed);
+            assert_eq!(clusters[n - 1].0[7].load(Ordering::Relaxed), 5);
+        }
     }
 
     #[test]
