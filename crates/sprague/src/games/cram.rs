@@ -877,6 +877,20 @@ mod tests {
         values.board_value(board, &Budget::unlimited()).unwrap()
     }
 
+    /// Refutations that listing the options found (no search below) are cheap entries: they
+    /// do not count as the main table's entries, nor make it grow.
+    #[test]
+    fn cheap_refutations_do_not_fill_the_table() {
+        let values = CramValues::new(Settings {
+            threads: 1,
+            ..Settings::default()
+        });
+        assert_eq!(searched(&values, &Cram::rectangle(5, 5).unwrap()), 0);
+        // 265 full entries; 784 when the cheap ones counted too.
+        let (full, _) = values.narrow().unwrap().stats().fill;
+        assert!((150..=500).contains(&full), "{full}");
+    }
+
     /// Boards of 20 cells or more go to the top search that two threads share (each helping
     /// with the other's option once none is left to start, and stopping when the other
     /// answers it): the same values as one thread.

@@ -799,10 +799,10 @@ impl<'s, S: SplitGame> Tables<'s, S> {
 
     /// Records that `part` has none of the values of 0 to 7 whose bits `bits` has.
     #[inline]
-    fn refute(&self, part: &S::Part, bits: u8) {
+    fn refute(&self, part: &S::Part, bits: u8, cheap: bool) {
         let game = &self.search.game;
         if let Some(code) = game.code(part) {
-            self.reader(game.weight(part)).refute(code, bits);
+            self.reader(game.weight(part)).refute(code, bits, cheap);
         }
     }
 
@@ -1151,7 +1151,10 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
         self.deferred.truncate(base_deferred);
         match result {
             Ok(Some(v)) => self.store(part, v, self.nodes - nodes_before),
-            Ok(None) => self.tables.refute(part, rest.low_bits() | refuted),
+            Ok(None) => {
+                let cheap = self.nodes == nodes_before;
+                self.tables.refute(part, rest.low_bits() | refuted, cheap);
+            }
             Err(_) => {}
         }
         result

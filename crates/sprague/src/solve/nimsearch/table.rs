@@ -3,17 +3,20 @@
 //! value or the values among 0 to 7 that it is known not to have (what searches that answered
 //! "not in the set" learnt); a value replaces such an entry.
 //!
-//! A code of `c + 55` bits (`c`: the log of the number of clusters) is cut into its high 55
-//! bits, stored beside the value and a flag, and its low `c` bits, which XORed with a hash of the high
-//! bits pick the cluster: an entry and its cluster give the whole code back (one round of a
-//! Feistel network; the quotienting of Beling's succinct tables). Codes too wide for the table go to a side map.
-//! A cluster is one cache line of eight entries.
+//! A code of `c + 54` bits (`c`: the log of the number of clusters) is cut into its high 54
+//! bits, stored beside the data and two flags, and its low `c` bits, which XORed with a hash of
+//! the high bits pick the cluster: an entry and its cluster give the whole code back (one round
+//! of a Feistel network; the quotienting of Beling's succinct tables). Codes too wide for the
+//! table go to a side map. A cluster is one cache line of eight entries, and the clusters of a
+//! large table lie on huge pages where the system has them.
 //!
 //! Entries are atomic words, so two threads share the table without locks: every word read
 //! is some complete entry of its cluster. A cluster that is full drops its oldest entry
-//! (first in, first out). Below its cap the table doubles when it is 70% full, or 45% full
-//! once a cluster overflows; threads hold a read lock for stretches of work and let go of it
-//! for the doubling.
+//! (first in, first out). Refutations that cost no search (listing the options sufficed) are
+//! cheap entries: they only fill room the others leave and give way first. Below its cap the
+//! table doubles when its full entries fill 70% of it, or 45% once a cluster of full entries
+//! overflows; threads hold a read lock for stretches of work and let go of it for the
+//! doubling.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -23,7 +26,7 @@ use std::sync::{Mutex, RwLock, RwLockReadGuard};
 const CLUSTER: usize = 8;
 
 /// Bits of the code stored in an entry (the other bits pick the cluster).
-const ID_BITS: u32 = 55;
+const ID_BITS: u32 = 54;
 
 /// Bits of an entry below the stored code: the flag [`REFUTED`] and a byte, the value plus
 /// one or the refuted values.
@@ -31,6 +34,31 @@ const DATA_BITS: u32 = 9;
 
 /// The flag of an entry that holds refuted values.
 const REFUTED: u16 = 1 << 8;
+
+/// The flag of a cheap entry: refuted values that listing the options found, with no search
+/// below. Cheap entries fill only room that full entries leave, give way first, and do not
+/// count towards doubling the table.
+const CHEAP: u64 = 1 << DATA_BITS;
+
+/// Where the stored code starts in an entry.
+const ID_SHIFT: u32 = DATA_BITS + 1;
+
+/// The data bits of an entry.
+#[inline]
+fn data_of(e: u64) -> u16 {
+    (e & ((1 << DATA_BITS) - 1)) as u16
+}
+
+/// What a store did to the count of full (not cheap) entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stored {
+    /// One more full entry.
+    Added,
+    /// A full entry took the place of the oldest full entry of a full cluster.
+    Replaced,
+    /// No change in the count.
+    Same,
+}
 
 /// What the table knows of a code.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -221,8 +249,8 @@ impl Slots {
             if e == 0 {
                 return 0;
             }
-            if e >> DATA_BITS == id {
-                return (e & ((1 << DATA_BITS) - 1)) as u16;
+            if e >> ID_SHIFT == id {
+                return data_of(e);
             }
         }
         0
@@ -247,54 +275,75 @@ impl Slots {
         let _ = cluster;
     }
 
-    /// Stores `data` (not 0) as [`combine`] says: `Some(true)` when an empty entry was used,
-    /// `Some(false)` when the oldest entry of a full cluster gave way, `None` when the code
-    /// was there.
+    /// Stores `data` (not 0) as [`combine`] says. A full entry goes first in its cluster
+    /// and shifts the others down (first in, first out), taking the place of an empty or
+    /// cheap entry, or else of the oldest; a cheap one takes an empty place or the oldest
+    /// cheap entry's, or is not stored.
     #[inline]
-    fn put(&self, code: u128, data: u16) -> Option<bool> {
+    fn put(&self, code: u128, data: u16, cheap: bool) -> Stored {
         let (cluster, id) = self.place(code);
-        let entry = id << DATA_BITS | u64::from(data);
+        let flag = if cheap { CHEAP } else { 0 };
+        let entry = id << ID_SHIFT | flag | u64::from(data);
         let cluster = &self.clusters[cluster].0;
-        let mut last = CLUSTER - 1;
+        let mut room = None;
         for (i, slot) in cluster.iter().enumerate() {
             let e = slot.load(Ordering::Relaxed);
-            if e >> DATA_BITS == id && e != 0 {
-                let old = (e & ((1 << DATA_BITS) - 1)) as u16;
-                let new = combine(old, data);
-                if new != old {
-                    slot.store(id << DATA_BITS | u64::from(new), Ordering::Relaxed);
-                }
-                return None;
-            }
             if e == 0 {
-                last = i;
+                room = Some(i);
                 break;
             }
+            if e >> ID_SHIFT == id {
+                let old = data_of(e);
+                let new = combine(old, data);
+                // The entry stays cheap only if both are.
+                let kept = e & CHEAP & flag;
+                if new != old || kept != e & CHEAP {
+                    slot.store(id << ID_SHIFT | kept | u64::from(new), Ordering::Relaxed);
+                }
+                return if kept != e & CHEAP {
+                    Stored::Added
+                } else {
+                    Stored::Same
+                };
+            }
+            if e & CHEAP != 0 {
+                room = Some(i);
+            }
         }
-        let was_empty = cluster[last].load(Ordering::Relaxed) == 0;
-        // First in, first out: shift the newer entries down and put this one first.
+        if cheap {
+            if let Some(i) = room {
+                cluster[i].store(entry, Ordering::Relaxed);
+            }
+            return Stored::Same;
+        }
+        let (last, stored) = match room {
+            Some(i) => (i, Stored::Added),
+            None => (CLUSTER - 1, Stored::Replaced),
+        };
         for i in (1..=last).rev() {
             let moved = cluster[i - 1].load(Ordering::Relaxed);
             cluster[i].store(moved, Ordering::Relaxed);
         }
         cluster[0].store(entry, Ordering::Relaxed);
-        Some(was_empty)
+        stored
     }
 
-    /// Every stored (code, value), oldest first within each cluster.
-    fn drain_into(&self, other: &Slots) {
+    /// Moves every entry to `other`, oldest first within each cluster; returns the number of
+    /// full entries.
+    fn drain_into(&self, other: &Slots) -> u64 {
+        let mut full = 0;
         for (cluster, slots) in self.clusters.iter().enumerate() {
             for slot in slots.0.iter().rev() {
                 let e = slot.load(Ordering::Relaxed);
                 if e == 0 {
                     continue;
                 }
-                other.put(
-                    self.code_of(cluster, e >> DATA_BITS),
-                    (e & ((1 << DATA_BITS) - 1)) as u16,
-                );
+                let cheap = e & CHEAP != 0;
+                full += u64::from(!cheap);
+                other.put(self.code_of(cluster, e >> ID_SHIFT), data_of(e), cheap);
             }
         }
+        full
     }
 
     fn bytes(&self) -> u64 {
@@ -309,6 +358,8 @@ pub struct Table {
     wide: Mutex<HashMap<u128, u16>>,
     /// Entries in use (about: concurrent stores may count twice).
     filled: AtomicU64,
+    /// Full entries that full clusters dropped since the table last doubled.
+    dropped: AtomicU64,
     /// A thread found the table too full.
     grow: AtomicBool,
     /// The machine or the budget could not give a bigger table.
@@ -328,6 +379,7 @@ impl Table {
             slots: RwLock::new(Slots::new(MIN_CLUSTER_BITS)),
             wide: Mutex::new(HashMap::new()),
             filled: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
             grow: AtomicBool::new(false),
             stuck: AtomicBool::new(false),
             waiting: AtomicUsize::new(0),
@@ -377,24 +429,20 @@ impl Table {
             return;
         }
         let next = Slots::new(slots.cluster_bits + 1);
-        slots.drain_into(&next);
+        let mut filled = slots.drain_into(&next);
         // Side-map codes that now fit move into the table.
         let mut wide = self.wide.lock().unwrap_or_else(|e| e.into_inner());
         wide.retain(|&code, &mut data| {
             if next.fits(code) {
-                next.put(code, data);
+                next.put(code, data, false);
+                filled += 1;
                 false
             } else {
                 true
             }
         });
-        let filled = next
-            .clusters
-            .iter()
-            .flat_map(|c| &c.0)
-            .filter(|e| e.load(Ordering::Relaxed) != 0)
-            .count();
-        self.filled.store(filled as u64, Ordering::Relaxed);
+        self.filled.store(filled, Ordering::Relaxed);
+        self.dropped.store(0, Ordering::Relaxed);
         *slots = next;
     }
 
@@ -470,23 +518,27 @@ impl Reader<'_> {
     #[inline]
     pub fn put(&self, code: u128, value: u8) {
         if value != u8::MAX {
-            self.write(code, u16::from(value) + 1);
+            self.write(code, u16::from(value) + 1, false);
         }
     }
 
     /// Records that `code`'s value is none of the values of 0 to 7 whose bits `bits` has (no
-    /// change once its value is stored).
+    /// change once its value is stored); `cheap` when no search below found it (only
+    /// listing the options), so that it gives way first and keeps the table from growing.
     #[inline]
-    pub fn refute(&self, code: u128, bits: u8) {
+    pub fn refute(&self, code: u128, bits: u8, cheap: bool) {
         if bits != 0 {
-            self.write(code, REFUTED | u16::from(bits));
+            self.write(code, REFUTED | u16::from(bits), cheap);
         }
     }
 
     #[inline]
-    fn write(&self, code: u128, data: u16) {
+    fn write(&self, code: u128, data: u16, cheap: bool) {
         let table = self.table;
         if !self.slots.fits(code) {
+            if cheap {
+                return;
+            }
             let mut wide = table.wide.lock().unwrap_or_else(|e| e.into_inner());
             // The side map is a cache too: it stops growing at the cap.
             if (wide.len() as u64 + 1) * WIDE_BYTES + self.slots.bytes() <= table.max_bytes {
@@ -495,16 +547,20 @@ impl Reader<'_> {
             }
             return;
         }
-        let stored = self.slots.put(code, data);
-        let filled = match stored {
-            Some(true) => table.filled.fetch_add(1, Ordering::Relaxed) + 1,
-            Some(false) => table.filled.load(Ordering::Relaxed),
-            None => return,
+        let stored = self.slots.put(code, data, cheap);
+        let (filled, dropped) = match stored {
+            Stored::Added => (table.filled.fetch_add(1, Ordering::Relaxed) + 1, 0),
+            Stored::Replaced => (
+                table.filled.load(Ordering::Relaxed),
+                table.dropped.fetch_add(1, Ordering::Relaxed) + 1,
+            ),
+            Stored::Same => return,
         };
-        // Double at 70% full, or at 45% once a cluster overflows, while below the cap.
+        // Double when full entries fill 70% of the table, or when full clusters have dropped
+        // 1/256 of its entries since it last doubled (a few clusters are always full long
+        // before 70%), while below the cap.
         let entries = self.slots.entries();
-        let full = if stored == Some(true) { 7 } else { 4 };
-        if filled * 10 > entries * full
+        if (filled * 10 > entries * 7 || dropped * 256 > entries)
             && self.slots.bytes() * 2 <= table.max_bytes
             && !table.stuck.load(Ordering::Relaxed)
         {
@@ -607,14 +663,47 @@ mod tests {
     }
 
     #[test]
+    fn cheap_entries_fill_room_give_way_first_and_are_not_counted() {
+        let slots = Slots::new(MIN_CLUSTER_BITS);
+        let code = |id: u64| slots.code_of(0, id);
+        let refuted = REFUTED | 0b1;
+        for id in 1..=8 {
+            assert_eq!(slots.put(code(id), refuted, true), Stored::Same);
+        }
+        assert!((1..=8).all(|id| slots.get(code(id)) == refuted));
+        // A full entry takes the oldest cheap entry's place.
+        assert_eq!(slots.put(code(9), 5, false), Stored::Added);
+        assert_eq!(slots.get(code(8)), 0);
+        assert_eq!(slots.get(code(9)), 5);
+        // A cheap entry made full counts once; a full one stays full.
+        assert_eq!(slots.put(code(1), 3, false), Stored::Added);
+        assert_eq!(slots.put(code(1), refuted, true), Stored::Same);
+        assert_eq!(slots.get(code(1)), 3);
+        for id in 10..=15 {
+            assert_eq!(slots.put(code(id), 1, false), Stored::Added);
+        }
+        // Now eight full entries: a cheap one finds no room, a full one drops the oldest.
+        assert_eq!(slots.put(code(20), refuted, true), Stored::Same);
+        assert_eq!(slots.get(code(20)), 0);
+        // (Code 1 kept the place it took when it came in cheap: it is the oldest.)
+        assert_eq!(slots.put(code(16), 1, false), Stored::Replaced);
+        assert_eq!(slots.get(code(1)), 0);
+        assert_eq!(slots.get(code(9)), 5);
+        // Doubling keeps both kinds and counts the full ones.
+        let next = Slots::new(MIN_CLUSTER_BITS + 1);
+        assert_eq!(slots.drain_into(&next), 8);
+        assert_eq!(next.get(code(16)), 1);
+    }
+
+    #[test]
     fn refuted_values_add_up_and_give_way_to_the_value() {
         let table = Table::new(1 << 20);
         let reader = table.reader();
         // In the table and in the side map (a code too wide for the table).
         for code in [12345u128, u128::MAX - 3] {
             assert_eq!(reader.probe(code), Probe::default());
-            reader.refute(code, 0b0000_0001);
-            reader.refute(code, 0b0010_0000);
+            reader.refute(code, 0b0000_0001, false);
+            reader.refute(code, 0b0010_0000, false);
             let probe = reader.probe(code);
             assert_eq!((probe.value, probe.refuted), (None, 0b0010_0001));
             assert_eq!(reader.get(code), None);
@@ -627,11 +716,11 @@ mod tests {
                 }
             );
             // A value stays: later refutations change nothing.
-            reader.refute(code, 0b1000_0000);
+            reader.refute(code, 0b1000_0000, false);
             assert_eq!(reader.get(code), Some(3));
         }
         // Refuted values move with the table when it doubles.
-        reader.refute(777, 0b110);
+        reader.refute(777, 0b110, false);
         drop(reader);
         table.grow.store(true, Ordering::Relaxed);
         table.grow(None);
