@@ -797,7 +797,8 @@ impl<'s, S: SplitGame> Tables<'s, S> {
         }
     }
 
-    /// Records that `part` has none of the values of 0 to 7 whose bits `bits` has.
+    /// Records that `part` has none of the values of 0 to 7 whose bits `bits` has; `cheap`
+    /// when listing its options sufficed (no search below), so that it only fills spare room.
     #[inline]
     fn refute(&self, part: &S::Part, bits: u8, cheap: bool) {
         let game = &self.search.game;

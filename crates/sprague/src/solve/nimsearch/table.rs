@@ -14,9 +14,9 @@
 //! is some complete entry of its cluster. A cluster that is full drops its oldest entry
 //! (first in, first out). Refutations that cost no search (listing the options sufficed) are
 //! cheap entries: they only fill room the others leave and give way first. Below its cap the
-//! table doubles when its full entries fill 70% of it, or 45% once a cluster of full entries
-//! overflows; threads hold a read lock for stretches of work and let go of it for the
-//! doubling.
+//! table doubles when its full entries fill 70% of it, or once full clusters have dropped
+//! 1/256 of its entries since it last doubled; threads hold a read lock for stretches of
+//! work and let go of it for the doubling.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
