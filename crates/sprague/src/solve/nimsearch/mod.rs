@@ -108,8 +108,8 @@ pub struct OptionSink<'a, P> {
     parts: &'a mut Vec<P>,
     opts: &'a mut Vec<Opt>,
     start: usize,
-    /// The first part of the option closed last, when it is not valued yet.
-    pending: Option<usize>,
+    /// Whether the option closed last (its parts start at `start`) is not valued yet.
+    pending: bool,
     /// The tables, and the weights of parts.
     tables: &'a dyn Lookup<P>,
     /// The values the part may still have (Beling and Rogalski's P).
@@ -122,9 +122,7 @@ impl<P: Eq> OptionSink<'_, P> {
     /// Adds a part to the option being written.
     #[inline]
     pub fn push(&mut self, part: P) {
-        if let Some(first) = self.pending.take() {
-            self.value(first);
-        }
+        self.finish();
         self.tables.prefetch(&part);
         self.parts.push(part);
     }
@@ -133,22 +131,22 @@ impl<P: Eq> OptionSink<'_, P> {
     /// `false` when the search needs no more options.
     #[inline]
     pub fn end(&mut self) -> bool {
-        match self.pending.take() {
+        if self.pending {
             // No part was pushed since the last option: value it, then this empty one.
-            Some(first) => {
-                self.value(first);
-                self.value(self.start);
-            }
-            None if self.parts.len() == self.start => self.value(self.start),
-            None => self.pending = Some(self.start),
+            self.finish();
+            self.value(self.start);
+        } else if self.parts.len() == self.start {
+            self.value(self.start);
+        } else {
+            self.pending = true;
         }
         !self.candidates.is_disjoint(&self.wanted)
     }
 
     /// Values the option left open by the last [`OptionSink::end`].
     fn finish(&mut self) {
-        if let Some(first) = self.pending.take() {
-            self.value(first);
+        if std::mem::take(&mut self.pending) {
+            self.value(self.start);
         }
     }
 
@@ -771,6 +769,16 @@ impl<'s, S: SplitGame> Tables<'s, S> {
         reader.as_ref().expect("a reader is held outside refresh")
     }
 
+    /// Where `part` is stored: its code, its weight and the table of that weight (`None`
+    /// when the game gives it no code).
+    #[inline]
+    fn slot(&self, part: &S::Part) -> Option<(u128, u32, &table::Reader<'s>)> {
+        let game = &self.search.game;
+        let code = game.code(part)?;
+        let weight = game.weight(part);
+        Some((code, weight, self.reader(weight)))
+    }
+
     /// What the tables know of `part`: its value, or values of 0 to 7 it does not have.
     #[inline]
     fn probe(&self, part: &S::Part) -> Probe {
@@ -781,10 +789,9 @@ impl<'s, S: SplitGame> Tables<'s, S> {
                 refuted: 0,
             };
         }
-        match game.code(part) {
-            Some(code) => {
-                let weight = game.weight(part);
-                let mut probe = self.reader(weight).probe(code);
+        match self.slot(part) {
+            Some((code, weight, reader)) => {
+                let mut probe = reader.probe(code);
                 if probe.value.is_none() {
                     probe.value = self.search.pinned(code, weight);
                 }
@@ -801,9 +808,8 @@ impl<'s, S: SplitGame> Tables<'s, S> {
     /// when listing its options sufficed (no search below), so that it only fills spare room.
     #[inline]
     fn refute(&self, part: &S::Part, bits: u8, cheap: bool) {
-        let game = &self.search.game;
-        if let Some(code) = game.code(part) {
-            self.reader(game.weight(part)).refute(code, bits, cheap);
+        if let Some((code, _, reader)) = self.slot(part) {
+            reader.refute(code, bits, cheap);
         }
     }
 
@@ -814,10 +820,9 @@ impl<'s, S: SplitGame> Tables<'s, S> {
         if let Known::Value(_) = game.known(part) {
             return;
         }
-        match game.code(part) {
-            Some(code) => {
-                let weight = game.weight(part);
-                self.reader(weight).put(code, value);
+        match self.slot(part) {
+            Some((code, weight, reader)) => {
+                reader.put(code, value);
                 if spent >= PIN_NODES {
                     search
                         .pinned
@@ -850,13 +855,10 @@ impl<S: SplitGame> Lookup<S::Part> for Tables<'_, S> {
             Known::Value(v) => return Some(v),
             Known::NonZero | Known::Unknown => {}
         }
-        match game.code(part) {
-            Some(code) => {
-                let weight = game.weight(part);
-                self.reader(weight)
-                    .get(code)
-                    .or_else(|| self.search.pinned(code, weight))
-            }
+        match self.slot(part) {
+            Some((code, weight, reader)) => reader
+                .get(code)
+                .or_else(|| self.search.pinned(code, weight)),
             None => self
                 .search
                 .codeless
@@ -878,8 +880,8 @@ impl<S: SplitGame> Lookup<S::Part> for Tables<'_, S> {
         if let Known::Value(_) = game.known(part) {
             return;
         }
-        if let Some(code) = game.code(part) {
-            self.reader(game.weight(part)).prefetch(code);
+        if let Some((code, _, reader)) = self.slot(part) {
+            reader.prefetch(code);
         }
     }
 }
@@ -1100,7 +1102,7 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
             parts: &mut self.parts,
             opts: &mut self.opts,
             start: base_parts,
-            pending: None,
+            pending: false,
             tables: &self.tables,
             candidates,
             wanted: *wanted,
