@@ -160,6 +160,8 @@ pub trait Word:
     }
     /// `self - 1` (wrapping).
     fn sub_one(self) -> Self;
+    /// `self · other` (wrapping).
+    fn mul(self, other: Self) -> Self;
 }
 
 macro_rules! word {
@@ -207,6 +209,10 @@ macro_rules! word {
             #[inline]
             fn sub_one(self) -> Self {
                 self.wrapping_sub(1)
+            }
+            #[inline]
+            fn mul(self, other: Self) -> Self {
+                self.wrapping_mul(other)
             }
         }
     };
@@ -479,7 +485,7 @@ impl<W: Word> CramParts<W> {
         };
         let (mut h, mut w) = (h, w);
         if h > w {
-            x = transpose(x, h, w);
+            x = self.transpose_tall(x, h, w);
             (h, w) = (w, h);
         }
         let best = if h == w {
@@ -499,6 +505,23 @@ impl<W: Word> CramParts<W> {
             Known::Value(v) => 2 + v,
         };
         region
+    }
+
+    /// `x` (`h × w`, `h > w`) transposed (`w × h`), a row at a time: a multiply spreads the
+    /// row's bits `h` apart (bit `c` of the row, times bit `c'·(h - 1)` of the multiplier,
+    /// lands on `c + c'·(h - 1)`, a multiple of `h` only for `c' = c`, and no two products
+    /// share a bit, since `c < w < h`).
+    #[inline]
+    fn transpose_tall(&self, x: W, h: u32, w: u32) -> W {
+        debug_assert!(w < h);
+        let spread = self.first_column[(h - 1) as usize] & W::low((w - 1) * (h - 1) + 1);
+        let keep = self.first_column[h as usize] & W::low(w * h);
+        let row = W::low(w);
+        let mut out = W::ZERO;
+        for r in 0..h {
+            out |= ((x.shr(r * w) & row).mul(spread) & keep).shl(r);
+        }
+        out
     }
 
     /// Strips by Dawson's Kayles; centrally symmetric regions by the mirror strategy.
@@ -593,23 +616,27 @@ fn least_image<W: Word>(x: W, h: u32, w: u32) -> W {
     let reverse = |row: W| row.reversed().shr(W::BITS - w);
     let first = x & W::low(w);
     let last = x.shr((h - 1) * w);
-    let candidates = [last, first, reverse(first), reverse(last)];
-    let least = candidates.into_iter().min().unwrap_or(last);
-    let mut best: Option<W> = None;
+    let (first_reversed, last_reversed) = (reverse(first), reverse(last));
+    let least = last.min(first).min(first_reversed).min(last_reversed);
     let cells = h * w;
-    for (i, &c) in candidates.iter().enumerate() {
-        if c != least {
-            continue;
-        }
-        let image = match i {
-            0 => x,
-            1 => flip_rows(x, h, w),
-            2 => rotated(x, cells),
-            _ => rotated(flip_rows(x, h, w), cells),
-        };
-        best = Some(best.map_or(image, |b| b.min(image)));
+    // One of the four is the least, so `best` becomes an image.
+    let mut best = !W::ZERO;
+    if last == least {
+        best = x;
     }
-    best.unwrap_or(x)
+    if first_reversed == least {
+        best = best.min(rotated(x, cells));
+    }
+    if first == least || last_reversed == least {
+        let flipped = flip_rows(x, h, w);
+        if first == least {
+            best = best.min(flipped);
+        }
+        if last_reversed == least {
+            best = best.min(rotated(flipped, cells));
+        }
+    }
+    best
 }
 
 /// The least of the four images of `x` (`h × w`) that keep the axes.
@@ -1022,6 +1049,89 @@ mod tests {
             let mut plain = NimValues::new(Plain);
             let values = CramValues::new(Settings::default());
             proptest::prop_assert_eq!(searched(&values, &board), plain.nim_value(&board).unwrap());
+        }
+    }
+
+    /// The least image of `part` (on a `rows × cols` board) under the eight symmetries of its
+    /// bounding box, with no more rows than columns, cell by cell: `(bits, rows, cols)`.
+    fn plain_canonical(part: u128, rows: u32, cols: u32) -> (u128, u32, u32) {
+        let cells: Vec<(u32, u32)> = (0..rows * cols)
+            .filter(|i| part >> i & 1 == 1)
+            .map(|i| (i / cols, i % cols))
+            .collect();
+        let top = cells.iter().map(|c| c.0).min().unwrap();
+        let left = cells.iter().map(|c| c.1).min().unwrap();
+        let h = cells.iter().map(|c| c.0).max().unwrap() - top + 1;
+        let w = cells.iter().map(|c| c.1).max().unwrap() - left + 1;
+        let mut best = None;
+        for image in 0..8 {
+            let (ih, iw) = if image < 4 { (h, w) } else { (w, h) };
+            if ih > iw {
+                continue;
+            }
+            let mut bits = 0u128;
+            for &(r, c) in &cells {
+                let (mut r, mut c) = (r - top, c - left);
+                if image >= 4 {
+                    (r, c) = (c, r);
+                }
+                if image & 1 == 1 {
+                    r = ih - 1 - r;
+                }
+                if image & 2 == 2 {
+                    c = iw - 1 - c;
+                }
+                bits |= 1 << (r * iw + c);
+            }
+            best = best.min(Some((bits, ih, iw))).or(Some((bits, ih, iw)));
+        }
+        best.unwrap()
+    }
+
+    /// The kernel's canonical region of a part, and its tall boxes transposed by multiplies.
+    fn canonical_agrees<W: Word>(part: u128, rows: u32, cols: u32) {
+        let kernel = CramParts::<W>::new();
+        let frame = kernel.frame(rows, cols);
+        let region = kernel.canonical(&frame, rows, W::from_u128(part));
+        let got = (
+            region.bits.to_u128().unwrap(),
+            u32::from(region.rows),
+            u32::from(region.cols),
+        );
+        assert_eq!(
+            got,
+            plain_canonical(part, rows, cols),
+            "{part:#x} on {rows}×{cols}"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn canonical_regions_are_the_least_images(
+            rows in 1u32..=12, cols in 1u32..=12, bits: u128, sparse: u128,
+        ) {
+            proptest::prop_assume!(rows * cols <= 128);
+            let part = bits & sparse & (u128::MAX >> (128 - rows * cols));
+            proptest::prop_assume!(part != 0);
+            if rows * cols <= 64 {
+                canonical_agrees::<u64>(part, rows, cols);
+            }
+            canonical_agrees::<u128>(part, rows, cols);
+        }
+
+        #[test]
+        fn tall_boxes_transpose_by_multiplies(h in 2u32..=64, width: u32, x: u128) {
+            let w = 1 + width % (h - 1).min(128 / h);
+            let kernel = CramParts::<u128>::new();
+            let x = x & (u128::MAX >> (128 - h * w));
+            proptest::prop_assert_eq!(kernel.transpose_tall(x, h, w), transpose(x, h, w));
+            if h * w <= 64 {
+                let narrow = CramParts::<u64>::new();
+                proptest::prop_assert_eq!(
+                    u128::from(narrow.transpose_tall(x as u64, h, w)),
+                    transpose(x, h, w)
+                );
+            }
         }
     }
 
