@@ -1063,12 +1063,8 @@ mod tests {
         let left = cells.iter().map(|c| c.1).min().unwrap();
         let h = cells.iter().map(|c| c.0).max().unwrap() - top + 1;
         let w = cells.iter().map(|c| c.1).max().unwrap() - left + 1;
-        let mut best = None;
-        for image in 0..8 {
+        let image = |image: u32| {
             let (ih, iw) = if image < 4 { (h, w) } else { (w, h) };
-            if ih > iw {
-                continue;
-            }
             let mut bits = 0u128;
             for &(r, c) in &cells {
                 let (mut r, mut c) = (r - top, c - left);
@@ -1083,9 +1079,13 @@ mod tests {
                 }
                 bits |= 1 << (r * iw + c);
             }
-            best = best.min(Some((bits, ih, iw))).or(Some((bits, ih, iw)));
-        }
-        best.unwrap()
+            (bits, ih, iw)
+        };
+        (0..8)
+            .map(image)
+            .filter(|&(_, ih, iw)| ih <= iw)
+            .min()
+            .unwrap()
     }
 
     /// The kernel's canonical region of a part, and its tall boxes transposed by multiplies.

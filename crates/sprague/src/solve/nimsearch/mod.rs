@@ -131,11 +131,9 @@ impl<P: Eq> OptionSink<'_, P> {
     /// `false` when the search needs no more options.
     #[inline]
     pub fn end(&mut self) -> bool {
-        if self.pending {
-            // No part was pushed since the last option: value it, then this empty one.
-            self.finish();
-            self.value(self.start);
-        } else if self.parts.len() == self.start {
+        // An option left open with no part pushed since is valued first.
+        self.finish();
+        if self.parts.len() == self.start {
             self.value(self.start);
         } else {
             self.pending = true;
