@@ -257,6 +257,17 @@ pub struct Stats {
 /// A component that took at least this many nodes is pinned (kept apart and checkpointed).
 const PIN_NODES: u64 = 1 << 14;
 
+/// The filter of pinned codes has `2^PIN_FILTER_BITS` bits (32 KiB).
+const PIN_FILTER_BITS: u32 = 18;
+
+/// The word and bit of a code in the filter of pinned codes.
+#[inline]
+fn pin_bit(code: u128) -> (usize, u64) {
+    let h = ((code as u64) ^ ((code >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        >> (64 - PIN_FILTER_BITS);
+    ((h >> 6) as usize, 1 << (h & 63))
+}
+
 /// Nodes between two looks at the budget, the table's size and the checkpoint clock.
 const REFRESH: u32 = 1 << 12;
 
@@ -299,6 +310,10 @@ pub struct NimSearch<S: SplitGame> {
     pinned: RwLock<HashMap<u128, (u8, u32)>>,
     /// The least weight of a pinned part (`u32::MAX` while none).
     pinned_weight: AtomicU64,
+    /// A bit for each pinned code's hash (more codes share a bit): a clear bit says, with no
+    /// lock, that a code is not pinned, so that the threads' misses in the tables do not all
+    /// take the read lock (its count is a line the cores would pass back and forth).
+    pinned_filter: Box<[AtomicU64]>,
     nodes: AtomicU64,
     last_save: Mutex<Instant>,
     /// The k being tried at the top, for progress.
@@ -344,6 +359,9 @@ impl<S: SplitGame> NimSearch<S> {
             codeless: Mutex::new(HashMap::new()),
             pinned: RwLock::new(HashMap::new()),
             pinned_weight: AtomicU64::new(u64::MAX),
+            pinned_filter: (0..1 << (PIN_FILTER_BITS - 6))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
             nodes: AtomicU64::new(0),
             last_save: Mutex::new(Instant::now()),
             top_k: AtomicUsize::new(0),
@@ -645,11 +663,24 @@ impl<S: SplitGame> NimSearch<S> {
         if u64::from(weight) < self.pinned_weight.load(Ordering::Relaxed) {
             return None;
         }
+        let (word, bit) = pin_bit(code);
+        if self.pinned_filter[word].load(Ordering::Relaxed) & bit == 0 {
+            return None;
+        }
         self.pinned
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .get(&code)
             .map(|&(v, _)| v)
+    }
+
+    /// Pins a value (`pinned`: the map, locked by the caller).
+    fn pin(&self, pinned: &mut HashMap<u128, (u8, u32)>, code: u128, value: u8, weight: u32) {
+        pinned.insert(code, (value, weight));
+        let (word, bit) = pin_bit(code);
+        self.pinned_filter[word].fetch_or(bit, Ordering::Relaxed);
+        self.pinned_weight
+            .fetch_min(u64::from(weight), Ordering::Relaxed);
     }
 
     /// Writes the pinned values to the checkpoint file, if there is one.
@@ -733,9 +764,7 @@ impl<S: SplitGame> NimSearch<S> {
             reader.read_payload(&mut entry)?;
             let code = u128::from_le_bytes(entry[..16].try_into().unwrap_or_default());
             let weight = u32::from_le_bytes(entry[17..].try_into().unwrap_or_default());
-            pinned.insert(code, (entry[16], weight));
-            self.pinned_weight
-                .fetch_min(u64::from(weight), Ordering::Relaxed);
+            self.pin(&mut pinned, code, entry[16], weight);
         }
         reader.finish()?;
         Ok(())
@@ -822,14 +851,8 @@ impl<'s, S: SplitGame> Tables<'s, S> {
             Some((code, weight, reader)) => {
                 reader.put(code, value);
                 if spent >= PIN_NODES {
-                    search
-                        .pinned
-                        .write()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .insert(code, (value, weight));
-                    search
-                        .pinned_weight
-                        .fetch_min(u64::from(weight), Ordering::Relaxed);
+                    let mut pinned = search.pinned.write().unwrap_or_else(|e| e.into_inner());
+                    search.pin(&mut pinned, code, value, weight);
                 }
             }
             None => {
@@ -1504,6 +1527,13 @@ mod tests {
         first.save().unwrap();
         let again = NimSearch::new(Keyed(Pair), settings.clone()).unwrap();
         assert_eq!(again.stats().pinned, pinned);
+        // Every pinned code gets past the filter in front of the map; a code never pinned
+        // does not come back.
+        let map = again.pinned.read().unwrap().clone();
+        for (&code, &(value, weight)) in &map {
+            assert_eq!(again.pinned(code, weight), Some(value), "{code:#x}");
+        }
+        assert_eq!(again.pinned(u128::MAX, u32::MAX), None);
         assert_eq!(
             again.value(&(160, 160), &Budget::unlimited()).unwrap(),
             value
