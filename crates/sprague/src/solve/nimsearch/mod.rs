@@ -252,6 +252,37 @@ pub struct Stats {
     pub fill: (u64, u64),
     /// Components kept apart for checkpoints.
     pub pinned: u64,
+    /// The top component's search: the k being tried, and of its options still open at
+    /// that k, how many are answered and how many there are (how far a long run has come).
+    pub top: TopProgress,
+}
+
+/// How far the search of the top component has come: at `k` it asks each open option
+/// whether its value is `k` (after its other parts), and stops at the first that has it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TopProgress {
+    /// The k being tried.
+    pub k: u8,
+    /// Open options answered at this k.
+    pub answered: u32,
+    /// Options open at this k (not valued at an earlier k).
+    pub open: u32,
+}
+
+impl TopProgress {
+    /// Packs the three counts into one word, so that a reader never sees them torn.
+    fn pack(self) -> u64 {
+        u64::from(self.k) << 56 | u64::from(self.answered) << 28 | u64::from(self.open)
+    }
+
+    fn unpack(word: u64) -> TopProgress {
+        const MASK: u64 = (1 << 28) - 1;
+        TopProgress {
+            k: (word >> 56) as u8,
+            answered: (word >> 28 & MASK) as u32,
+            open: (word & MASK) as u32,
+        }
+    }
 }
 
 /// A component that took at least this many nodes is pinned (kept apart and checkpointed).
@@ -316,8 +347,8 @@ pub struct NimSearch<S: SplitGame> {
     pinned_filter: Box<[AtomicU64]>,
     nodes: AtomicU64,
     last_save: Mutex<Instant>,
-    /// The k being tried at the top, for progress.
-    top_k: AtomicUsize,
+    /// The top search's [`TopProgress`], packed (answered counts up from bit 28).
+    top: AtomicU64,
 }
 
 /// Why a search stopped early.
@@ -364,7 +395,7 @@ impl<S: SplitGame> NimSearch<S> {
                 .collect(),
             nodes: AtomicU64::new(0),
             last_save: Mutex::new(Instant::now()),
-            top_k: AtomicUsize::new(0),
+            top: AtomicU64::new(0),
             game,
             settings,
         };
@@ -389,6 +420,7 @@ impl<S: SplitGame> NimSearch<S> {
             table_bytes: self.main.bytes() + self.small.bytes(),
             fill: self.main.fill(),
             pinned: self.pinned.read().unwrap_or_else(|e| e.into_inner()).len() as u64,
+            top: TopProgress::unpack(self.top.load(Ordering::Relaxed)),
         }
     }
 
@@ -523,7 +555,6 @@ impl<S: SplitGame> NimSearch<S> {
             if skip.contains(k) {
                 continue;
             }
-            self.top_k.store(usize::from(k), Ordering::Relaxed);
             let open: Vec<usize> = (0..options.len())
                 .filter(|&i| {
                     resolved[i]
@@ -532,6 +563,12 @@ impl<S: SplitGame> NimSearch<S> {
                         .is_none()
                 })
                 .collect();
+            let progress = TopProgress {
+                k,
+                answered: 0,
+                open: open.len().min((1 << 28) - 1) as u32,
+            };
+            self.top.store(progress.pack(), Ordering::Relaxed);
             let next = AtomicUsize::new(0);
             let found = AtomicBool::new(false);
             cancel.store(false, Ordering::Relaxed);
@@ -591,7 +628,10 @@ impl<S: SplitGame> NimSearch<S> {
                     current[me].store(usize::MAX, Ordering::Relaxed);
                     match answer {
                         Ok(value) => {
-                            answered[index].store(true, Ordering::Relaxed);
+                            // Counted once, though a helping thread may answer it too.
+                            if !answered[index].swap(true, Ordering::Relaxed) {
+                                self.top.fetch_add(1 << 28, Ordering::Relaxed);
+                            }
                             if let Some(v) = value {
                                 *resolved[index].lock().unwrap_or_else(|e| e.into_inner()) =
                                     Some(v);
@@ -1038,11 +1078,15 @@ impl<'s, S: SplitGame> Ctx<'s, S> {
             .fetch_add(u64::from(self.since), Ordering::Relaxed);
         self.budget.check()?;
         let (used, all) = self.tables.main.as_ref().map_or((0, 1), |r| r.fill());
+        let top = TopProgress::unpack(search.top.load(Ordering::Relaxed));
         self.budget.report_note(
             u64::from(self.since),
             &format!(
-                "k={} at the top, {} nodes, table {}% full of {} MiB (at most {} MiB)",
-                search.top_k.load(Ordering::Relaxed),
+                "k={} at the top ({} of {} options answered), {} nodes, table {}% full of {} \
+                 MiB (at most {} MiB)",
+                top.k,
+                top.answered,
+                top.open,
                 done + u64::from(self.since),
                 used * 100 / all.max(1),
                 (all * table::ENTRY_BYTES) >> 20,
@@ -1479,6 +1523,26 @@ mod tests {
             "{:?}",
             fresh.stats()
         );
+    }
+
+    /// The top search's progress packs into one word and back unchanged, at the extremes.
+    #[test]
+    fn top_progress_packs_into_one_word() {
+        for progress in [
+            TopProgress::default(),
+            TopProgress {
+                k: 255,
+                answered: (1 << 28) - 2,
+                open: (1 << 28) - 1,
+            },
+            TopProgress {
+                k: 3,
+                answered: 17,
+                open: 0,
+            },
+        ] {
+            assert_eq!(TopProgress::unpack(progress.pack()), progress);
+        }
     }
 
     /// The smallest table (its floor is 128 KiB, 16,384 entries) far below the search's reach
