@@ -6,6 +6,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sprague::budget::Budget;
 use sprague::progress::Progress;
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -172,16 +173,27 @@ impl Progress for Quiet {
     }
 }
 
-/// A spinner for searches that have no phases of their own (a position's value, a misère
-/// sum): the budget's watcher. It appears once a search has run for a second, shows the
-/// positions and options listed and the memory held, and is cleared when the command ends.
-/// When stderr is not a terminal it writes a plain line every [`LOG_EVERY`] instead.
+/// The budget's watcher, for the commands whose runs have no bar of their own (a position's
+/// value, a misère sum). A search shows as a spinner of the positions and options listed and
+/// the memory held; a run with phases given the budget as its progress (a heap's table grown
+/// for `value`) shows as a [`Bar`] of that phase. Either appears once the command has run for
+/// [`SHOW_AFTER`] and is cleared when the command ends. When stderr is not a terminal it
+/// writes a plain line every [`LOG_EVERY`] instead.
 pub struct Spinner {
     started: Instant,
     bar: Mutex<Option<ProgressBar>>,
     /// The plain lines, when stderr is not a terminal.
     log: Mutex<Option<Log>>,
+    /// The bar of the current phase, once shown.
+    phase: Bar,
+    /// The current phase (its name and total) until its bar is shown.
+    pending: Mutex<Option<(String, u64)>>,
+    /// Whether a phase is under way (progress is then the phase's, not a search's).
+    in_phase: AtomicBool,
 }
+
+/// How long a command runs before its spinner or phase bar appears.
+pub const SHOW_AFTER: Duration = Duration::from_secs(1);
 
 impl Spinner {
     pub fn new() -> Self {
@@ -190,22 +202,67 @@ impl Spinner {
             started,
             bar: Mutex::new(None),
             log: Mutex::new((!std::io::stderr().is_terminal()).then(|| Log::searching(started))),
+            phase: Bar::new(&Budget::unlimited()),
+            pending: Mutex::new(None),
+            in_phase: AtomicBool::new(false),
         }
     }
 
-    /// Clears the spinner, if it was drawn.
+    /// Clears the spinner and any phase's bar, if drawn.
     pub fn clear(&self) {
         if let Ok(mut slot) = self.bar.lock() {
             if let Some(bar) = slot.take() {
                 bar.finish_and_clear();
             }
         }
+        self.phase.finish();
+    }
+
+    /// Shows the pending phase's bar, once the command has run for [`SHOW_AFTER`].
+    fn show_phase(&self) {
+        if self.started.elapsed() < SHOW_AFTER {
+            return;
+        }
+        let pending = self.pending.lock().ok().and_then(|mut p| p.take());
+        if let Some((what, total)) = pending {
+            self.phase.start(&what, total);
+        }
     }
 }
 
 impl Progress for Spinner {
+    fn start(&self, what: &str, total: u64) {
+        if let Ok(mut slot) = self.bar.lock() {
+            if let Some(bar) = slot.take() {
+                bar.finish_and_clear();
+            }
+        }
+        self.in_phase.store(true, Ordering::Relaxed);
+        if let Ok(mut pending) = self.pending.lock() {
+            *pending = Some((what.to_string(), total));
+        }
+        self.show_phase();
+    }
+
+    fn finish(&self) {
+        self.in_phase.store(false, Ordering::Relaxed);
+        if let Ok(mut pending) = self.pending.lock() {
+            *pending = None;
+        }
+        self.phase.finish();
+    }
+
+    fn note(&self, message: &str) {
+        self.phase.note(message);
+    }
+
     fn advance(&self, done: u64, note: &str) {
-        if self.started.elapsed() < Duration::from_secs(1) {
+        if self.in_phase.load(Ordering::Relaxed) {
+            self.show_phase();
+            self.phase.advance(done, note);
+            return;
+        }
+        if self.started.elapsed() < SHOW_AFTER {
             return;
         }
         if let Ok(mut log) = self.log.lock() {
@@ -245,6 +302,29 @@ impl Progress for Spinner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+
+    /// A phase heard through the budget holds the spinner until it finishes: progress then is
+    /// the phase's, shown as its bar only once the command has run for a second.
+    #[test]
+    fn the_spinner_follows_a_phase_given_through_the_budget() {
+        let spinner = Arc::new(Spinner::new());
+        let budget = Budget::stoppable().with_watcher(spinner.clone());
+        let run: &dyn Progress = &budget;
+        run.start("computing 0.007", 1000);
+        assert!(spinner.in_phase.load(Ordering::Relaxed));
+        run.advance(10, "");
+        // Within the first second nothing is drawn: the phase waits.
+        if spinner.started.elapsed() < SHOW_AFTER {
+            assert!(spinner.pending.lock().unwrap().is_some());
+        }
+        run.finish();
+        assert!(!spinner.in_phase.load(Ordering::Relaxed));
+        assert!(spinner.pending.lock().unwrap().is_none());
+        // Back to a search's spinner: its work no longer goes to the phase.
+        budget.report(5);
+        assert!(spinner.pending.lock().unwrap().is_none());
+    }
 
     #[test]
     fn log_lines_give_the_count_share_time_and_note() {

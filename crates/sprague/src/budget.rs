@@ -291,9 +291,42 @@ fn seconds(span: Duration) -> String {
     }
 }
 
-/// A budget is a progress sink that reports nothing and says when to stop, and why, for the
-/// table, period and genus runs that take a [`Progress`].
+impl Budget {
+    /// The watcher, if any (where a run given this budget as its [`Progress`] reports).
+    fn watcher(&self) -> Option<&(dyn Progress + Send + Sync)> {
+        let watcher = self.inner.as_ref()?.limits.watcher.as_ref()?;
+        Some(&*watcher.0)
+    }
+}
+
+/// A budget is a progress sink that says when to stop, and why, for the table, period and
+/// genus runs that take a [`Progress`] (a heap's table grown for a `value` query); their phases
+/// and notes go on to its watcher, if it has one.
 impl Progress for Budget {
+    fn start(&self, what: &str, total: u64) {
+        if let Some(watcher) = self.watcher() {
+            watcher.start(what, total);
+        }
+    }
+
+    fn advance(&self, done: u64, note: &str) {
+        if let Some(watcher) = self.watcher() {
+            watcher.advance(done, note);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(watcher) = self.watcher() {
+            watcher.finish();
+        }
+    }
+
+    fn note(&self, message: &str) {
+        if let Some(watcher) = self.watcher() {
+            watcher.note(message);
+        }
+    }
+
     fn stop_requested(&self) -> bool {
         self.is_over()
     }
@@ -448,6 +481,51 @@ mod tests {
             b.tick().unwrap();
         }
         assert_eq!(*seen.0.lock().unwrap(), vec![2, 5]);
+    }
+
+    /// A run given the budget as its progress shows its phases and notes through the watcher.
+    #[test]
+    fn a_watcher_hears_the_phases_of_a_run_given_the_budget() {
+        use std::sync::Mutex;
+        #[derive(Default)]
+        struct Heard(Mutex<Vec<String>>);
+        impl Progress for Heard {
+            fn start(&self, what: &str, total: u64) {
+                self.0.lock().unwrap().push(format!("start {what} {total}"));
+            }
+            fn advance(&self, done: u64, note: &str) {
+                self.0
+                    .lock()
+                    .unwrap()
+                    .push(format!("advance {done} {note}"));
+            }
+            fn finish(&self) {
+                self.0.lock().unwrap().push("finish".into());
+            }
+            fn note(&self, message: &str) {
+                self.0.lock().unwrap().push(format!("note {message}"));
+            }
+        }
+        let heard = Arc::new(Heard::default());
+        let budget = Budget::stoppable().with_watcher(heard.clone());
+        let run: &dyn Progress = &budget;
+        run.start("computing 0.6", 100);
+        run.advance(40, "rare list 3");
+        run.note("resumed");
+        run.finish();
+        assert_eq!(
+            *heard.0.lock().unwrap(),
+            [
+                "start computing 0.6 100",
+                "advance 40 rare list 3",
+                "note resumed",
+                "finish"
+            ]
+        );
+        // Without a watcher the same calls go nowhere, and cost nothing.
+        let quiet: &dyn Progress = &Budget::unlimited();
+        quiet.start("computing 0.6", 100);
+        quiet.finish();
     }
 
     #[test]

@@ -270,17 +270,26 @@ pub struct TopProgress {
 }
 
 impl TopProgress {
+    /// The width of each count in the packed word (`k` takes the top byte).
+    const COUNT_BITS: u32 = 28;
+    /// The largest count that packs.
+    const MAX_COUNT: u32 = (1 << Self::COUNT_BITS) - 1;
+    /// What adding one to `answered` adds to the packed word.
+    const ONE_ANSWERED: u64 = 1 << Self::COUNT_BITS;
+
     /// Packs the three counts into one word, so that a reader never sees them torn.
     fn pack(self) -> u64 {
-        u64::from(self.k) << 56 | u64::from(self.answered) << 28 | u64::from(self.open)
+        u64::from(self.k) << (2 * Self::COUNT_BITS)
+            | u64::from(self.answered) << Self::COUNT_BITS
+            | u64::from(self.open)
     }
 
     fn unpack(word: u64) -> TopProgress {
-        const MASK: u64 = (1 << 28) - 1;
+        let mask = u64::from(Self::MAX_COUNT);
         TopProgress {
-            k: (word >> 56) as u8,
-            answered: (word >> 28 & MASK) as u32,
-            open: (word & MASK) as u32,
+            k: (word >> (2 * Self::COUNT_BITS)) as u8,
+            answered: (word >> Self::COUNT_BITS & mask) as u32,
+            open: (word & mask) as u32,
         }
     }
 }
@@ -347,7 +356,7 @@ pub struct NimSearch<S: SplitGame> {
     pinned_filter: Box<[AtomicU64]>,
     nodes: AtomicU64,
     last_save: Mutex<Instant>,
-    /// The top search's [`TopProgress`], packed (answered counts up from bit 28).
+    /// The top search's [`TopProgress`], packed (see [`TopProgress::pack`]).
     top: AtomicU64,
 }
 
@@ -566,7 +575,7 @@ impl<S: SplitGame> NimSearch<S> {
             let progress = TopProgress {
                 k,
                 answered: 0,
-                open: open.len().min((1 << 28) - 1) as u32,
+                open: open.len().min(TopProgress::MAX_COUNT as usize) as u32,
             };
             self.top.store(progress.pack(), Ordering::Relaxed);
             let next = AtomicUsize::new(0);
@@ -630,7 +639,8 @@ impl<S: SplitGame> NimSearch<S> {
                         Ok(value) => {
                             // Counted once, though a helping thread may answer it too.
                             if !answered[index].swap(true, Ordering::Relaxed) {
-                                self.top.fetch_add(1 << 28, Ordering::Relaxed);
+                                self.top
+                                    .fetch_add(TopProgress::ONE_ANSWERED, Ordering::Relaxed);
                             }
                             if let Some(v) = value {
                                 *resolved[index].lock().unwrap_or_else(|e| e.into_inner()) =
@@ -1532,8 +1542,8 @@ mod tests {
             TopProgress::default(),
             TopProgress {
                 k: 255,
-                answered: (1 << 28) - 2,
-                open: (1 << 28) - 1,
+                answered: TopProgress::MAX_COUNT - 1,
+                open: TopProgress::MAX_COUNT,
             },
             TopProgress {
                 k: 3,
