@@ -285,7 +285,7 @@ fn run_ours(game: &str, n: u64, threads: usize, simd: Simd) -> Result<Ours> {
                 }
                 _ => mode,
             };
-            Ok((sprague::heap::Values::from(run.values), how, run.period))
+            Ok((run.values, how, run.period))
         } else {
             let solver = HeapSolver::new(game, Arc::new(code.clone()));
             let table = solver.table(n, &())?;

@@ -11,10 +11,10 @@ use sprague::heap::rare::Options;
 use sprague::heap::Code;
 use std::time::Instant;
 
-fn fletcher(values: &[u16]) -> u32 {
+fn fletcher(values: impl Iterator<Item = u64>) -> u32 {
     let (mut a, mut b) = (0u16, 0u16);
-    for &v in values {
-        a = a.wrapping_add(v);
+    for v in values {
+        a = a.wrapping_add(v as u16);
         b = b.wrapping_add(a);
     }
     (u32::from(b) << 16) | u32::from(a)
@@ -60,7 +60,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let values = &run.values;
     if let Some(path) = std::env::var_os("OCTAL_DUMP") {
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let bytes: Vec<u8> = values
+            .iter()
+            .flat_map(|v| (v as u16).to_le_bytes())
+            .collect();
         std::fs::write(path, bytes)?;
     }
     let seconds = start.elapsed().as_secs_f64();
@@ -70,8 +73,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         to,
         threads,
         seconds,
-        values[to],
-        fletcher(values),
+        values.get(to).unwrap_or(0),
+        fletcher(values.iter()),
         run.rare_len,
         run.mode,
         run.stats.rare_pairs,

@@ -66,6 +66,30 @@ impl Checkpoint {
 /// [`crate::Error::File`] when the file cannot be written.
 pub fn save(path: &Path, checkpoint: &State<'_>) -> Result<()> {
     let count = checkpoint.values.len() as u64;
+    save_chunks(
+        path,
+        &State {
+            values: &[],
+            ..*checkpoint
+        },
+        count,
+        |write| checkpoint.values.chunks(1 << 16).try_for_each(write),
+    )
+}
+
+/// [`save`] of `count` values that `values` hands to its argument a chunk at a time, in
+/// order (a packed table, never whole in memory); `checkpoint.values` is not read.
+///
+/// # Errors
+///
+/// [`crate::Error::File`] when the file cannot be written, or the chunks do not hold `count`
+/// values.
+pub(crate) fn save_chunks(
+    path: &Path,
+    checkpoint: &State<'_>,
+    count: u64,
+    values: impl FnOnce(&mut dyn FnMut(&[u16]) -> std::io::Result<()>) -> std::io::Result<()>,
+) -> Result<()> {
     file::write(
         path,
         Kind::HEAP_CHECKPOINT,
@@ -77,10 +101,17 @@ pub fn save(path: &Path, checkpoint: &State<'_>) -> Result<()> {
             w.write_all(&[u8::from(checkpoint.heap_parity)])?;
             w.write_all(&count.to_le_bytes())?;
             let mut block = Vec::with_capacity(1 << 17);
-            for chunk in checkpoint.values.chunks(1 << 16) {
+            let mut written = 0u64;
+            values(&mut |chunk| {
                 block.clear();
                 block.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
-                w.write_all(&block)?;
+                written += chunk.len() as u64;
+                w.write_all(&block)
+            })?;
+            if written != count {
+                return Err(std::io::Error::other(format!(
+                    "{written} values written of {count}"
+                )));
             }
             Ok(())
         },
@@ -95,6 +126,29 @@ pub fn save(path: &Path, checkpoint: &State<'_>) -> Result<()> {
 /// [`crate::Error::File`] when the file exists but cannot be read, is not a checkpoint, has
 /// another format version, or fails its checksum (truncated or corrupt).
 pub fn load(path: &Path) -> Result<Option<Checkpoint>> {
+    let mut values = Vec::new();
+    let header = load_chunks(path, |_, count, chunk| {
+        values.reserve_exact(count - values.len());
+        values.extend_from_slice(chunk);
+    })?;
+    Ok(header.map(|mut checkpoint| {
+        checkpoint.values = values;
+        checkpoint
+    }))
+}
+
+/// [`load`], handing the values to `sink` a chunk at a time, in order, with the checkpoint's
+/// other fields and the number of values in all (a packed table, never whole in memory): the
+/// checkpoint returned has no values. The chunks are handed over before the checksum is verified: on an error, drop
+/// what `sink` built.
+///
+/// # Errors
+///
+/// As [`load`].
+pub(crate) fn load_chunks(
+    path: &Path,
+    mut sink: impl FnMut(&Checkpoint, usize, &[u16]),
+) -> Result<Option<Checkpoint>> {
     if !path.exists() {
         return Ok(None);
     }
@@ -120,23 +174,28 @@ pub fn load(path: &Path) -> Result<Option<Checkpoint>> {
             .corrupt("the value count does not match the file size")
             .into());
     }
-    let mut values = vec![0u16; count as usize];
-    let mut block = vec![0u8; 1 << 17];
-    for chunk in values.chunks_mut(1 << 16) {
-        let bytes = &mut block[..2 * chunk.len()];
-        r.read_payload(bytes)?;
-        for (v, pair) in chunk.iter_mut().zip(bytes.chunks_exact(2)) {
-            *v = u16::from_le_bytes([pair[0], pair[1]]);
-        }
-    }
-    let code = r.spec().to_string();
-    r.finish()?;
-    Ok(Some(Checkpoint {
-        code,
+    let count = usize::try_from(count).map_err(|_| r.corrupt("too many values"))?;
+    let header = Checkpoint {
+        code: r.spec().to_string(),
         mask,
         heap_parity,
-        values,
-    }))
+        values: Vec::new(),
+    };
+    let mut chunk = vec![0u16; (1 << 16).min(count)];
+    let mut block = vec![0u8; 1 << 17];
+    let mut read = 0;
+    while read < count {
+        let n = chunk.len().min(count - read);
+        let bytes = &mut block[..2 * n];
+        r.read_payload(bytes)?;
+        for (v, pair) in chunk[..n].iter_mut().zip(bytes.chunks_exact(2)) {
+            *v = u16::from_le_bytes([pair[0], pair[1]]);
+        }
+        sink(&header, count, &chunk[..n]);
+        read += n;
+    }
+    r.finish()?;
+    Ok(Some(header))
 }
 
 #[cfg(test)]

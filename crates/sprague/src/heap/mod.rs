@@ -105,6 +105,7 @@ fn no_checkpoint() -> crate::Error {
 mod code;
 mod engine;
 mod game;
+mod packed;
 mod period;
 mod report;
 mod solver;

@@ -87,20 +87,31 @@ pub fn find_period_below<T: PartialEq>(
     bounds: MoveBounds,
     max_period: u64,
 ) -> Option<Periodicity> {
-    if u32::try_from(values.len()).is_ok() {
-        search::<T, u32>(values, bounds, max_period)
+    find_period_of(values.len(), |x| &values[x], bounds, max_period)
+}
+
+/// [`find_period_below`] of the `len` values `get(0)`, `get(1)`, … (a packed table).
+pub(crate) fn find_period_of<T: PartialEq>(
+    len: usize,
+    get: impl Fn(usize) -> T,
+    bounds: MoveBounds,
+    max_period: u64,
+) -> Option<Periodicity> {
+    if u32::try_from(len).is_ok() {
+        search::<T, u32>(len, get, bounds, max_period)
     } else {
-        search::<T, u64>(values, bounds, max_period)
+        search::<T, u64>(len, get, bounds, max_period)
     }
 }
 
 /// [`find_period`] with match lengths stored as `Z` (u32 halves the memory of short tables).
 fn search<T: PartialEq, Z: Copy + Default + Into<u64> + TryFrom<u64>>(
-    values: &[T],
+    l: usize,
+    get: impl Fn(usize) -> T,
     bounds: MoveBounds,
     max_period: u64,
 ) -> Option<Periodicity> {
-    let len = values.len() as u64;
+    let len = l as u64;
     let h = bounds.max_heaps.max(1);
     let shortest = certification_length(0, 1, bounds)?;
     if len < shortest {
@@ -108,9 +119,8 @@ fn search<T: PartialEq, Z: Copy + Default + Into<u64> + TryFrom<u64>>(
     }
     // h + h·p + k ≤ len
     let max_period = ((len - bounds.max_removed - h) / h).min(max_period) as usize;
-    let l = values.len();
     // R(j) = G(L − 1 − j)
-    let r = |j: usize| &values[l - 1 - j];
+    let r = |j: usize| get(l - 1 - j);
     let mut z: Vec<Z> = vec![Z::default(); max_period + 1];
     let (mut left, mut right) = (0usize, 0usize); // the match R[left..right) = R[0..right − left)
     for p in 1..=max_period {

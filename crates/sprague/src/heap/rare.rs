@@ -54,12 +54,15 @@
 //! ```
 
 use super::code::Code;
+use super::packed::{PackedValues, Rule};
 use super::scan::{scan_pairs, WantTable, TABLE_BITS};
 use crate::error::{Error, Result};
 use crate::heap::checkpoint::{self, Checkpoint};
-use crate::heap::{find_period_below, HeapRules, Periodicity};
+use crate::heap::period::find_period_of;
+use crate::heap::{find_period_below, HeapRules, Periodicity, Values};
 use crate::progress::Progress;
 use crate::simd::Simd;
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -117,6 +120,10 @@ pub struct Options {
     pub until_period: bool,
     /// The instruction-set path of the pair scans ([`Simd::Auto`]: the best this CPU runs).
     pub simd: Simd,
+    /// The heap count from which the values are kept in one byte each where the mode allows
+    /// (see [`Engine::pack_from`]); `None`: from a quarter of the table on, for tables of
+    /// [`PACK_MIN`] heaps and more or that would not fit the memory budget unpacked.
+    pub pack_from: Option<usize>,
 }
 
 impl Options {
@@ -130,6 +137,7 @@ impl Options {
         naive_only: false,
         until_period: false,
         simd: Simd::Auto,
+        pack_from: None,
     };
 }
 
@@ -250,6 +258,7 @@ impl Batch {
     fn fill(
         &mut self,
         values: &[u16],
+        offset: usize,
         rare: &[u32],
         rare_values: &[u16],
         splits: &[usize],
@@ -266,6 +275,8 @@ impl Batch {
         self.valid = true;
         self.covered.clear();
         self.plain.clear();
+        // The plain pairs near the middle read the whole table.
+        let plain = plain && offset == 0;
         for &t in splits.iter().take(if plain { 2 } else { 0 }) {
             let mut firsts = [0; BATCH];
             for (j, (marks, first)) in self.marks.iter_mut().zip(&mut firsts).enumerate() {
@@ -284,14 +295,18 @@ impl Batch {
         let first = rare.partition_point(|&r| (r as usize) < least);
         for &t in splits {
             let s0 = start.saturating_sub(t);
-            let end = rare.partition_point(|&r| (r as usize) < s0).max(first);
+            // Entries whose partners are all in `values` (from heap `offset` on).
+            let reach = s0.saturating_sub(offset);
+            let end = rare
+                .partition_point(|&r| (r as usize) < s0 && r as usize <= reach)
+                .max(first);
             self.covered.push(first..end);
             mark_batch(
                 &mut self.marks,
                 values,
                 &rare[first..end],
                 &rare_values[first..end],
-                s0,
+                reach,
             );
         }
     }
@@ -321,6 +336,8 @@ struct Worker {
     /// Where the pair scans of the sparse mode start (see [`ScanOrder`]).
     scan_order: ScanOrder,
     stats: Stats,
+    /// Pairs of packed values decoded for the scans (see [`for_pairs`]).
+    scratch: Vec<u16>,
 }
 
 impl Worker {
@@ -333,6 +350,7 @@ impl Worker {
             seen_other: vec![0u8; 1 << 16],
             scan_order: ScanOrder::default(),
             stats: Stats::default(),
+            scratch: Vec::new(),
         })
     }
 }
@@ -342,7 +360,9 @@ pub struct Engine {
     code: Code,
     /// Whether the two heaps of a split must differ (Grundy's game).
     unequal: bool,
-    values: Vec<u16>,
+    values: PackedValues,
+    /// When the values are packed, once they are many (see [`super::packed`]).
+    packing: Option<Packing>,
     take_all: Vec<usize>,
     take_one: Vec<usize>,
     splits: Vec<usize>,
@@ -430,7 +450,8 @@ impl Engine {
         Ok(Engine {
             code: code.clone(),
             unequal: code.unequal_splits(),
-            values: Vec::new(),
+            values: PackedValues::default(),
+            packing: None,
             take_all,
             take_one,
             splits,
@@ -470,13 +491,18 @@ impl Engine {
     /// As [`Engine::new`]. The values are trusted (a checkpoint's checksum guards them); a
     /// mode that does not fit the code falls back to the naive mode.
     pub fn from_values(code: &Code, values: Vec<u16>, mode: Mode) -> Result<Engine> {
+        let mut engine = Engine::resuming(code, mode)?;
+        engine.absorb(&values);
+        drop(values);
+        engine.resumed();
+        Ok(engine)
+    }
+
+    /// An engine about to take stored values in `mode` ([`Engine::absorb`], then
+    /// [`Engine::resumed`]). A mode that does not fit the code falls back to the naive mode.
+    fn resuming(code: &Code, mode: Mode) -> Result<Engine> {
         let mut engine = Engine::new(code)?;
-        for (x, &v) in values.iter().enumerate() {
-            engine.count(x, v);
-        }
-        engine.values = values;
-        engine.next_review = engine.values.len().max(FIRST_REVIEW);
-        let mode = match mode {
+        engine.mode = match mode {
             Mode::Sparse { heap_parity, .. }
                 if engine.splits.is_empty() || (heap_parity && !engine.heap_parity_allowed) =>
             {
@@ -484,18 +510,121 @@ impl Engine {
             }
             mode => mode,
         };
-        engine.set_mode(mode);
         Ok(engine)
     }
 
-    /// The values computed so far: G(0), G(1), …
-    pub fn values(&self) -> &[u16] {
-        &self.values
+    /// Appends stored values (packing them when due, so that a long table is never whole).
+    fn absorb(&mut self, values: &[u16]) {
+        for &v in values {
+            self.count(self.values.len(), v);
+            self.values.push(v);
+        }
+        self.pack_if_due();
+    }
+
+    /// Ends a resume: the rare list of the mode, and the next review.
+    fn resumed(&mut self) {
+        self.next_review = self.values.len().max(FIRST_REVIEW);
+        self.set_mode(self.mode);
+    }
+
+    /// The values computed so far: G(0), G(1), … (a copy once they are packed).
+    pub fn values(&self) -> Cow<'_, [u16]> {
+        match self.values.whole() {
+            Some(values) => Cow::Borrowed(values),
+            None => Cow::Owned(self.values.to_vec()),
+        }
+    }
+
+    /// How many values are computed.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether no value is computed yet.
+    pub fn is_empty(&self) -> bool {
+        self.values.len() == 0
     }
 
     /// Consumes the engine, returning its values.
     pub fn into_values(self) -> Vec<u16> {
-        self.values
+        self.values.into_vec()
+    }
+
+    /// Packs the values from heap `from` on (see [`super::packed`]), keeping the first `head`
+    /// and the last `keep` whole (at least every partner the newest heaps' moves and batches
+    /// read): [`run`] does so for long tables.
+    pub fn pack_from(&mut self, from: usize, head: usize, keep: usize) {
+        let reach = self
+            .take_all
+            .iter()
+            .chain(&self.take_one)
+            .chain(&self.splits)
+            .max();
+        self.packing = Some(Packing {
+            from,
+            head,
+            keep: keep.max(reach.map_or(0, |&t| t + 1) + 4 * BATCH + 64),
+        });
+    }
+
+    /// Whether the values are packed.
+    pub fn is_packed(&self) -> bool {
+        self.values.is_packed()
+    }
+
+    /// Packs the values when due: the first time once there are [`Packing::from`] of them and
+    /// the mode's rule gives nearly all of them, then whenever the tail has doubled. Never
+    /// while a second thread reads the tail (between steps only).
+    fn pack_if_due(&mut self) {
+        let Some(packing) = self.packing else {
+            return;
+        };
+        let n = self.values.len();
+        if self.values.is_packed() {
+            let (first, _) = self.values.tail();
+            if n - first >= 2 * packing.keep {
+                self.values.pack(Rule::LOW_BYTE, 0, packing.keep);
+            }
+            return;
+        }
+        if n < packing.from || self.cap > 1 << 9 {
+            return;
+        }
+        let rule = match self.mode {
+            Mode::Naive => Rule::LOW_BYTE,
+            Mode::Sparse { mask, heap_parity } => {
+                let rare_class = u32::from(heap_parity) & (self.splits[0] as u32 & 1);
+                Rule::sparse(mask, heap_parity, 1 ^ rare_class)
+            }
+        };
+        // Packing pays only when the rule gives nearly every value: look at the recent ones.
+        let recent = n.saturating_sub(1 << 16);
+        let (_, values) = self.values.tail();
+        let missed = values[recent..]
+            .iter()
+            .enumerate()
+            .filter(|&(i, &v)| !rule.gives(v, recent + i))
+            .count();
+        if missed > (n - recent) / 64 {
+            // Not now; look again after as many heaps more.
+            self.packing = Some(Packing {
+                from: 2 * n,
+                ..packing
+            });
+            return;
+        }
+        self.values.pack(rule, packing.head, packing.keep);
+    }
+
+    /// G(x) for a known heap, from the tail when it is there.
+    #[inline]
+    fn value_at(&self, x: usize) -> u16 {
+        let (first, tail) = self.values.tail();
+        match x.checked_sub(first) {
+            Some(i) => tail[i],
+            None => self.values.get(x),
+        }
     }
 
     /// The current mode (naive, or the mask of the sparse method).
@@ -563,13 +692,18 @@ impl Engine {
         self.rare.clear();
         self.rare_values.clear();
         if let Mode::Sparse { .. } = mode {
-            for x in 1..self.values.len() {
-                let v = self.values[x];
-                if self.is_rare(mode, x, v) {
-                    self.rare.push(x as u32);
-                    self.rare_values.push(v);
+            let values = std::mem::take(&mut self.values);
+            let mut x = 0;
+            values.for_each_chunk(1 << 16, |chunk| {
+                for &v in chunk {
+                    if x > 0 && self.is_rare(mode, x, v) {
+                        self.rare.push(x as u32);
+                        self.rare_values.push(v);
+                    }
+                    x += 1;
                 }
-            }
+            });
+            self.values = values;
         }
         self.list_at_review = self.rare.len();
         self.stats.rebuilds += 1;
@@ -724,6 +858,7 @@ impl Engine {
     /// [`Error::Limit`] when the value does not fit `u16`, or the heap size exceeds
     /// [`MAX_HEAP`].
     pub fn step(&mut self) -> Result<u16> {
+        self.pack_if_due();
         self.step_with(false)
     }
 
@@ -761,6 +896,7 @@ impl Engine {
     /// [`Engine::step_pair`] where that applies and both end at `last` or before; or else
     /// the next heap.
     fn advance(&mut self, naive_only: bool, last: usize) -> Result<()> {
+        self.pack_if_due();
         // Where both apply (0.007), the batches ahead were measured faster: 8.9 s against
         // 12.5 s to 2^19 on two threads (14.3 s on one), since pairs wait for the slower heap.
         let ahead = !naive_only && self.wants_ahead();
@@ -804,9 +940,11 @@ impl Engine {
         self.values.reserve(BATCH);
         self.rare.reserve(BATCH);
         self.rare_values.reserve(BATCH);
+        let (offset, tail) = self.values.tail();
         let known = Known {
-            values: self.values.as_ptr(),
-            heaps: n,
+            values: tail.as_ptr(),
+            heaps: tail.len(),
+            offset,
             rare: self.rare.as_ptr(),
             rare_values: self.rare_values.as_ptr(),
             listed: self.rare.len(),
@@ -831,11 +969,12 @@ impl Engine {
                 let clock = Instant::now();
                 let known = &known;
                 // SAFETY: the pointers and lengths describe prefixes of the engine's
-                // `values`, `rare` and `rare_values`. While this closure runs, the engine
-                // only appends to those vectors (reviews, which rebuild the rare list, are
-                // held), and their capacity was reserved above for every append of the
-                // batch, so the prefixes neither move nor change; `rayon::join` returns only
-                // after this closure has finished with them.
+                // values (their whole tail), `rare` and `rare_values`. While this closure
+                // runs, the engine only appends to those vectors (reviews, which rebuild the
+                // rare list, are held, and packing waits for the next step), and their
+                // capacity was reserved above for every append of the batch, so the
+                // prefixes neither move nor change; `rayon::join` returns only after this
+                // closure has finished with them.
                 let (values, rare, rare_values) = unsafe {
                     (
                         std::slice::from_raw_parts(known.values, known.heaps),
@@ -846,6 +985,7 @@ impl Engine {
                 // Partners of entries r ≥ 2·BATCH are below heap n, all known.
                 ahead.fill(
                     values,
+                    known.offset,
                     rare,
                     rare_values,
                     &splits,
@@ -980,14 +1120,15 @@ impl Engine {
         }
         for &t in &self.take_one {
             if t < n {
-                w.seen[usize::from(self.values[n - t])] = 1;
+                w.seen[usize::from(self.value_at(n - t))] = 1;
             }
         }
         match self.mode {
             Mode::Naive => {
                 // Only values below the mex matter. Look for values up to just above the recent
                 // maximum first; only if all of them are options is a second, full pass needed.
-                let recent = self.values[n.saturating_sub(64)..].iter().max();
+                let (first, tail) = self.values.tail();
+                let recent = tail[n.saturating_sub(64).max(first) - first..].iter().max();
                 let bound = recent.map_or(self.cap, |&m| usize::from(m) + 2);
                 let mut value = self.cap;
                 for bound in [bound, self.cap] {
@@ -1039,20 +1180,33 @@ impl Engine {
             w.stats.rare_pairs += end as u64;
             let parallel = self.splits_rare_list(split_allowed) && end >= 2 * self.parallel_min;
             let ranges = [0..covered.start.min(end), covered.end.min(end)..end];
+            // Entries whose partners are in the tail (every entry while nothing is packed),
+            // then the others, one by one.
+            let (offset, tail) = self.values.tail();
+            let reach = self
+                .rare
+                .partition_point(|&r| r as usize <= s.saturating_sub(offset));
             for range in ranges {
-                if range.is_empty() {
-                    continue;
+                let near = range.start..range.end.min(reach);
+                if !near.is_empty() {
+                    mark_rare(
+                        &mut w.seen[..],
+                        parallel.then_some(&mut w.seen_other[..]),
+                        self.cap,
+                        &self.rare[near.clone()],
+                        &self.rare_values[near],
+                        (tail, offset),
+                        s,
+                        unequal,
+                    );
                 }
-                mark_rare(
-                    &mut w.seen[..],
-                    parallel.then_some(&mut w.seen_other[..]),
-                    self.cap,
-                    &self.rare[range.clone()],
-                    &self.rare_values[range],
-                    &self.values,
-                    s,
-                    unequal,
-                );
+                for i in range.start.max(reach)..range.end {
+                    let r = self.rare[i] as usize;
+                    if !(unequal && 2 * r == s) {
+                        let partner = self.values.get(s - r);
+                        w.seen[usize::from(self.rare_values[i] ^ partner)] = 1;
+                    }
+                }
             }
         }
         if batched {
@@ -1109,7 +1263,17 @@ impl Engine {
                     let last = if unequal { (s - 1) / 2 } else { s / 2 };
                     let start = order.start(last);
                     let end = (start + PLAIN_SCAN - 1).min(last);
-                    mark_plain(&mut w.seen[..], &self.values, s, start, end);
+                    let seen = &mut w.seen[..];
+                    for_pairs(
+                        &self.values,
+                        &mut w.scratch,
+                        s,
+                        (start, end),
+                        |v, s, a, b| {
+                            mark_plain(seen, v, s, a, b);
+                            true
+                        },
+                    );
                     plain[i] = end + 1 - start;
                 }
                 unseen_words(&w.seen[..], &mut unseen[..words]);
@@ -1119,7 +1283,7 @@ impl Engine {
             if remaining == 0 {
                 return c;
             }
-            let seen = &mut w.seen[..];
+            let (seen, scratch) = (&mut w.seen[..], &mut w.scratch);
             for (i, &t) in self.splits.iter().enumerate() {
                 if n < t + 2 || remaining == 0 {
                     continue;
@@ -1137,9 +1301,12 @@ impl Engine {
                     if remaining == 0 {
                         break;
                     }
-                    scanned += scan_pairs(&self.values, s, from, to, &mut want, cap, path, |x| {
-                        seen[usize::from(x)] = 1;
-                        remaining -= 1;
+                    for_pairs(&self.values, scratch, s, (from, to), |v, s, a, b| {
+                        scanned += scan_pairs(v, s, a, b, &mut want, cap, path, |x| {
+                            seen[usize::from(x)] = 1;
+                            remaining -= 1;
+                            remaining > 0
+                        });
                         remaining > 0
                     });
                 }
@@ -1164,26 +1331,26 @@ impl Engine {
             let cap = self.cap.max(c);
             w.seen[c..cap].fill(1);
             let seen: &mut [u8; SEEN] = &mut w.seen;
-            'scan: for &t in &self.splits {
-                if n < t + 2 {
+            for &t in &self.splits {
+                if n < t + 2 || remaining == 0 {
                     continue;
                 }
                 let s = n - t;
                 let last = if unequal { (s - 1) / 2 } else { s / 2 };
-                let low = &self.values[1..=last];
-                let high = self.values[s - last..s].iter().rev();
-                for (i, (&x, &y)) in low.iter().zip(high).enumerate() {
-                    let x = usize::from(x ^ y);
-                    if seen[x] == 0 {
-                        seen[x] = 1;
-                        remaining -= 1;
-                        if remaining == 0 {
-                            w.stats.scanned_pairs += i as u64 + 1;
-                            break 'scan;
+                for_pairs(&self.values, &mut w.scratch, s, (1, last), |v, s, a, b| {
+                    for a in a..=b {
+                        w.stats.scanned_pairs += 1;
+                        let x = usize::from(v[a] ^ v[s - a]);
+                        if seen[x] == 0 {
+                            seen[x] = 1;
+                            remaining -= 1;
+                            if remaining == 0 {
+                                return false;
+                            }
                         }
                     }
-                }
-                w.stats.scanned_pairs += last as u64;
+                    true
+                });
             }
             if remaining == 0 {
                 c
@@ -1197,8 +1364,10 @@ impl Engine {
     /// entries `r` with `BATCH ≤ r < n − t`. Heap `n + j` pairs `r` with `n + j − t − r`, so
     /// one pass over the list, reading `BATCH` consecutive values per entry, serves them all.
     fn fill_batch(&mut self, n: usize) {
+        let (offset, values) = self.values.tail();
         self.batch.fill(
-            &self.values,
+            values,
+            offset,
             &self.rare,
             &self.rare_values,
             &self.splits,
@@ -1213,8 +1382,15 @@ impl Engine {
     fn mark_all_pairs(&self, w: &mut Worker, s: usize, bound: usize, split_allowed: bool) {
         let last = if self.unequal { (s - 1) / 2 } else { s / 2 };
         w.stats.scanned_pairs += last as u64;
-        let values = &self.values[..];
         let (cap, simd) = (self.cap, self.simd);
+        let Some(values) = self.values.whole() else {
+            let seen = &mut w.seen[..];
+            for_pairs(&self.values, &mut w.scratch, s, (1, last), |v, s, a, b| {
+                mark_pairs(seen, v, s, (a, b), (cap, bound), simd);
+                true
+            });
+            return;
+        };
         if self.may_split(split_allowed, last) {
             let mid = last / 2;
             let other = &mut w.seen_other[..];
@@ -1286,11 +1462,66 @@ impl Balance {
     }
 }
 
+/// Pairs of the first chunk of decoded packed values; later chunks double up to
+/// [`MAX_CHUNK`], since most scans end within a few thousand pairs.
+const FIRST_CHUNK: usize = 256;
+
+/// Pairs of the longest chunk of decoded packed values (32 KiB of scratch).
+const MAX_CHUNK: usize = 8192;
+
+/// Calls `f(v, s', a', b')` so that the pairs `a'..=b'` of `s'` in `v` are the pairs
+/// `G(a), G(s − a)` for `a` in `first..=last`: at once on the whole values while nothing is
+/// packed; else a chunk at a time, decoded into `scratch`, until `f` returns false.
+fn for_pairs(
+    values: &PackedValues,
+    scratch: &mut Vec<u16>,
+    s: usize,
+    (first, last): (usize, usize),
+    mut f: impl FnMut(&[u16], usize, usize, usize) -> bool,
+) {
+    if first > last {
+        return;
+    }
+    if let Some(whole) = values.whole() {
+        f(whole, s, first, last);
+        return;
+    }
+    let (mut a, mut chunk) = (first, FIRST_CHUNK);
+    while a <= last {
+        let k = chunk.min(last + 1 - a);
+        // scratch[i] = G(a − 1 + i) for i in 1..=k, and scratch[s' − i] = G(s − (a − 1 + i)).
+        let s2 = 2 * chunk + 1;
+        if scratch.len() < s2 {
+            scratch.resize(s2, 0);
+        }
+        values.decode(a, &mut scratch[1..=k]);
+        values.decode(s + 1 - a - k, &mut scratch[s2 - k..s2]);
+        if !f(&scratch[..s2], s2, 1, k) {
+            return;
+        }
+        a += k;
+        chunk = (2 * chunk).min(MAX_CHUNK);
+    }
+}
+
+/// When [`Engine::pack_if_due`] packs the values.
+#[derive(Clone, Copy, Debug)]
+struct Packing {
+    /// The heap count at which packing starts.
+    from: usize,
+    /// Values kept whole at the start.
+    head: usize,
+    /// Values kept whole at the end (the rare pairs' partners, the batches).
+    keep: usize,
+}
+
 /// The prefixes of the engine's lists that [`Engine::step_batch_ahead`]'s second thread
 /// reads while the engine appends to them.
 struct Known {
     values: *const u16,
     heaps: usize,
+    /// The heap of the first value.
+    offset: usize,
     rare: *const u32,
     rare_values: *const u16,
     listed: usize,
@@ -1415,13 +1646,15 @@ fn mark_rare(
     cap: usize,
     rare: &[u32],
     rare_values: &[u16],
-    values: &[u16],
+    (values, offset): (&[u16], usize),
     s: usize,
     unequal: bool,
 ) {
-    // The list is ascending with 1 ≤ r < s, so s − r stays inside `values[..s]`.
+    // `values[i]` is G(offset + i). The list is ascending with 1 ≤ r < s and r ≤ s − offset,
+    // so s − r stays inside heaps offset..s of `values`.
     assert!(rare.first().is_none_or(|&r| r >= 1) && rare.last().is_none_or(|&r| (r as usize) < s));
-    assert!(s <= values.len() && rare.len() == rare_values.len());
+    assert!(rare.last().is_none_or(|&r| r as usize <= s - offset));
+    assert!(s - offset <= values.len() && rare.len() == rare_values.len());
     let run = |seen: &mut [u8], rare: &[u32], rare_values: &[u16]| {
         let Some(seen) = seen
             .get_mut(..1 << 16)
@@ -1431,8 +1664,9 @@ fn mark_rare(
         };
         let mark = |seen: &mut [u8; 1 << 16], rare: &[u32], rare_values: &[u16]| {
             for (&r, &v) in rare.iter().zip(rare_values) {
-                // SAFETY: 1 ≤ r < s ≤ values.len() (asserted above for the whole list).
-                let partner = unsafe { *values.get_unchecked(s - r as usize) };
+                // SAFETY: 1 ≤ r ≤ s − offset ≤ values.len() (asserted above for the whole
+                // list).
+                let partner = unsafe { *values.get_unchecked(s - offset - r as usize) };
                 seen[usize::from(v ^ partner)] = 1;
             }
         };
@@ -1573,22 +1807,62 @@ impl ScanOrder {
     }
 }
 
-/// Bytes needed to compute G(0..=to): values, the worst-case rare list, the period check and
-/// the marking arrays.
+/// Bytes needed to compute G(0..=to) with no memory budget: values, a long rare list, the
+/// period check and the marking arrays.
 pub fn memory_estimate(to: usize) -> u64 {
+    estimate(to, packing_start(to, None, None))
+}
+
+/// [`memory_estimate`] of a table packed from heap `packing` on.
+fn estimate(to: usize, packing: Option<usize>) -> u64 {
     let heaps = to as u64 + 1;
-    // Values (2 bytes; a checkpoint read back grows in place to the whole table), the rare
-    // list at the largest fraction a sparse mode keeps (4 + 2 bytes an entry), the period
-    // check's 4 bytes for each heap of the half table it compares (at most MAX_PERIOD), and
-    // the histogram and marking arrays.
-    let rare = (heaps as f64 * SPARSE_FRACTION).ceil() as u64 * 6;
+    // Values: 2 bytes each, or, packed from a quarter of the table on, the whole values up to
+    // there and the body packed from them at once, then one byte a value.
+    let values = match packing {
+        Some(from) => (3 * from as u64).max(heaps),
+        None => 2 * heaps,
+    };
+    // A rare list of one heap in 64 (4 + 2 bytes an entry; 0.6 has 1,583 to 2^32, and a
+    // longer list is caught by the budget as the run goes), the period check's 4 bytes for
+    // each heap of the half table it compares (at most MAX_PERIOD), and the histogram and
+    // marking arrays.
+    let rare = heaps.div_ceil(64) * 6;
     let period = (heaps / 2).min(MAX_PERIOD) * 4;
-    heaps * 2 + rare + period + (4 << 20)
+    values + rare + period + (4 << 20)
+}
+
+/// Tables of this many heaps and more are packed (see [`super::packed`]) unless the options
+/// say otherwise, and shorter ones when 2 bytes a value would not fit the memory budget: the
+/// scans of packed values are slower (0.6 to 2^22 packed from 2^16: 1.3 to 1.5 times the
+/// time).
+pub const PACK_MIN: usize = 1 << 31;
+
+/// Values kept whole at the start of a packed table.
+const PACK_HEAD: usize = 1 << 16;
+
+/// Values kept whole at the end of a packed table.
+const PACK_KEEP: usize = 1 << 17;
+
+/// The heap count from which a table to `to` is packed: `asked`, or a quarter of the table
+/// when it is long or would not fit what is `left` of the budget unpacked.
+fn packing_start(to: usize, asked: Option<usize>, left: Option<u64>) -> Option<usize> {
+    match asked {
+        Some(from) => (from <= to).then_some(from),
+        None => {
+            let tight = left.is_some_and(|left| estimate(to, None) > left);
+            (to >= PACK_MIN || tight).then_some(to / 4)
+        }
+    }
 }
 
 /// Checks that G(0..=to) can be computed within the machine's memory and what is `left` of
 /// the caller's budget.
 pub fn check_memory(to: usize, left: Option<u64>) -> Result<()> {
+    check_estimate(to, estimate(to, packing_start(to, None, left)), left)
+}
+
+/// [`check_memory`] of a table that needs `bytes`.
+fn check_estimate(to: usize, bytes: u64, left: Option<u64>) -> Result<()> {
     if to > MAX_HEAP {
         return Err(Error::Limit(format!(
             "heap {to} is past the engine's limit of {MAX_HEAP}"
@@ -1596,7 +1870,7 @@ pub fn check_memory(to: usize, left: Option<u64>) -> Result<()> {
     }
     crate::memory::reserve(
         &format!("computing to {to}"),
-        memory_estimate(to),
+        bytes,
         &[crate::memory::Cap::Budget(left)],
     )
 }
@@ -1619,14 +1893,14 @@ pub fn compute(
     options: &Options,
     progress: &dyn Progress,
 ) -> Result<Vec<u16>> {
-    run(code, to, options, progress).map(|run| run.values)
+    run(code, to, options, progress).map(|run| run.values.iter().map(|v| v as u16).collect())
 }
 
 /// What [`run`] returns: the values and figures about how they were found.
 #[derive(Clone, Debug)]
 pub struct Run {
-    /// G(0), …, G(to).
-    pub values: Vec<u16>,
+    /// G(0), …, G(to): most in one byte for a long table (see [`PACK_MIN`]).
+    pub values: Values,
     /// Work counters of this process (not of runs before a resumed checkpoint).
     pub stats: Stats,
     /// The mode at the end.
@@ -1650,12 +1924,11 @@ pub fn run(code: &Code, to: usize, options: &Options, progress: &dyn Progress) -
             options.threads
         )));
     }
-    check_memory(to, progress.memory_left())?;
+    let left = progress.memory_left();
+    let packing = packing_start(to, options.pack_from, left);
+    check_estimate(to, estimate(to, packing), left)?;
     let mut engine = match &options.checkpoint {
-        Some(path) => match checkpoint::load(path)? {
-            Some(saved) => resume(code, saved, path)?,
-            None => Engine::new(code)?,
-        },
+        Some(path) => resume(code, path, packing)?,
         None => Engine::new(code)?,
     };
     let pool = if options.threads > 1 {
@@ -1669,9 +1942,15 @@ pub fn run(code: &Code, to: usize, options: &Options, progress: &dyn Progress) -
         None
     };
     // A batch may step past `to`: room for one more, so the vector never doubles at the end.
+    // A packed table reserves its whole values up to where packing starts, and its body.
+    if let Some(from) = packing {
+        engine.pack_from(from, PACK_HEAD, PACK_KEEP);
+        engine.values.reserve_body(to + 1 + BATCH);
+    }
+    let whole_to = packing.map_or(to, |from| from.max(engine.values.len()));
     engine
         .values
-        .reserve((to + 1 + BATCH).saturating_sub(engine.values.len()));
+        .reserve((whole_to + 1 + BATCH).saturating_sub(engine.values.len()));
     progress.start(&format!("computing {}", code.name()), to as u64 + 1);
     engine.set_parallel(pool.is_some());
     engine.set_simd(options.simd)?;
@@ -1688,10 +1967,10 @@ pub fn run(code: &Code, to: usize, options: &Options, progress: &dyn Progress) -
     progress.advance(engine.values.len() as u64, "done");
     progress.finish();
     let (stats, mode, rare_len) = (engine.stats(), engine.mode(), engine.rare_len());
-    let mut values = engine.into_values();
+    let mut values = engine.values;
     values.truncate(to + 1);
     Ok(Run {
-        values,
+        values: values.into(),
         stats,
         mode,
         rare_len,
@@ -1796,13 +2075,17 @@ fn stretched(asked: Duration, spent: Duration) -> Duration {
 /// to `to` by it (the certificate proves them) and returns it.
 fn certify(engine: &mut Engine, to: usize) -> Option<Periodicity> {
     let bounds = engine.code.certificate()?;
-    let period = find_period_below(&engine.values, bounds, MAX_PERIOD)?;
+    let values = &engine.values;
+    let period = match values.whole() {
+        Some(whole) => find_period_below(whole, bounds, MAX_PERIOD)?,
+        None => find_period_of(values.len(), |x| values.get(x), bounds, MAX_PERIOD)?,
+    };
     let (pre, p) = (period.preperiod as usize, period.period as usize);
     let from = engine.values.len();
     if to != usize::MAX && to >= from {
         engine.values.reserve(to + 1 - from);
         for n in from..=to {
-            let v = engine.values[pre + (n - pre) % p];
+            let v = engine.value_at(pre + (n - pre) % p);
             engine.values.push(v);
         }
     }
@@ -1825,18 +2108,43 @@ fn save(engine: &Engine, path: &std::path::Path) -> Result<()> {
         Mode::Naive => (0, false),
         Mode::Sparse { mask, heap_parity } => (mask, heap_parity),
     };
-    checkpoint::save(
-        path,
-        &checkpoint::State {
-            code: &engine.code.name(),
-            mask,
-            heap_parity,
-            values: &engine.values,
-        },
-    )
+    let state = checkpoint::State {
+        code: &engine.code.name(),
+        mask,
+        heap_parity,
+        values: &[],
+    };
+    let values = &engine.values;
+    checkpoint::save_chunks(path, &state, values.len() as u64, |write| {
+        values.try_for_each_chunk(1 << 16, write)
+    })
 }
 
-fn resume(code: &Code, saved: Checkpoint, path: &std::path::Path) -> Result<Engine> {
+/// The engine of the checkpoint at `path`, packed from heap `packing` on (the values are read
+/// a chunk at a time, never whole); a fresh one when there is no checkpoint.
+fn resume(code: &Code, path: &std::path::Path, packing: Option<usize>) -> Result<Engine> {
+    let mut engine: Option<Result<Engine>> = None;
+    let saved = checkpoint::load_chunks(path, |saved: &Checkpoint, _, chunk| {
+        let engine = engine.get_or_insert_with(|| resuming(code, path, saved, packing));
+        if let Ok(engine) = engine {
+            engine.absorb(chunk);
+        }
+    })?;
+    let Some(saved) = saved else {
+        return Engine::new(code);
+    };
+    let mut engine = engine.unwrap_or_else(|| resuming(code, path, &saved, packing))?;
+    engine.resumed();
+    Ok(engine)
+}
+
+/// The engine that takes the values of checkpoint `saved` (read from `path`).
+fn resuming(
+    code: &Code,
+    path: &std::path::Path,
+    saved: &Checkpoint,
+    packing: Option<usize>,
+) -> Result<Engine> {
     if saved.code != code.name() {
         return Err(Error::Limit(format!(
             "{}: the checkpoint is for {}, not {}",
@@ -1853,7 +2161,11 @@ fn resume(code: &Code, saved: Checkpoint, path: &std::path::Path) -> Result<Engi
             heap_parity: saved.heap_parity,
         }
     };
-    Engine::from_values(code, saved.values, mode)
+    let mut engine = Engine::resuming(code, mode)?;
+    if let Some(from) = packing {
+        engine.pack_from(from, PACK_HEAD, PACK_KEEP);
+    }
+    Ok(engine)
 }
 
 #[cfg(test)]
@@ -1999,7 +2311,7 @@ mod tests {
         };
         let naive = compute(&code, 40_000, &forced, &()).unwrap();
         let sparse = run(&code, 40_000, &options(2), &()).unwrap();
-        assert_eq!(naive, sparse.values);
+        assert_eq!(Values::from(naive), sparse.values);
         // The second thread marked batches ahead of the first.
         assert!(sparse.stats.batches_ahead > 1000, "{:?}", sparse.stats);
     }
@@ -2373,20 +2685,23 @@ mod tests {
             check_memory(1 << 20, Some(1 << 20)).unwrap_err().to_string(),
             format!(
                 "computing to 1048576 needs about {} MiB, more than the 1 MiB left in its memory budget",
-                memory_estimate(1 << 20) >> 20
+                // Packed, since it would not fit unpacked either.
+                estimate(1 << 20, Some(1 << 18)) >> 20
             )
         );
     }
 
     #[test]
     fn values_to_2_28_fit_the_machine() {
-        // 2^28 values must fit 24 GiB with room to spare (the estimate includes a worst-case
-        // rare list and the period check).
-        assert!(memory_estimate(1 << 28) < 4 << 30);
-        // The engine's largest table (0.6 to 2^32 − 2) fits the default budget of a 24 GiB
-        // machine (80%): 2 bytes a value, the worst rare list and the period check.
-        assert!(memory_estimate(MAX_HEAP) < 16 << 30);
-        assert!(memory_estimate(MAX_HEAP) > (MAX_HEAP as u64) * 3);
+        // 2^28 values must fit 24 GiB with room to spare (the estimate includes a long rare
+        // list and the period check).
+        assert!(memory_estimate(1 << 28) < 1 << 30);
+        // Unpacked, 2 bytes a value.
+        assert!(memory_estimate(PACK_MIN - 1) > 2 * PACK_MIN as u64);
+        // The engine's largest table (0.6 to 2^32 − 2) is packed, one byte a value: under
+        // 8 GiB with the rare list and the period check.
+        assert!(memory_estimate(MAX_HEAP) < 6 << 30);
+        assert!(memory_estimate(MAX_HEAP) > MAX_HEAP as u64);
         let err = check_memory(MAX_HEAP, None).err();
         assert!(
             err.as_ref().is_none_or(|e| e.to_string().contains("MiB")),
@@ -2401,6 +2716,154 @@ mod tests {
         assert_eq!(stretched(s(60), s(10)), s(190));
         assert_eq!(stretched(s(900), s(40)), s(900));
         assert_eq!(stretched(Duration::ZERO, s(10)), Duration::ZERO);
+    }
+
+    /// Packed from an early heap, with a short head and tail, every reader of the values
+    /// (rare pairs near and far, batches on two threads, the scans of both orders, the naive
+    /// mode, the period search and the fill by the period) gives the table of the whole
+    /// values.
+    #[test]
+    fn packed_tables_are_the_whole_tables() {
+        for (text, to, packs) in [
+            ("0.6", 60_000, true),
+            ("0.007", 12_000, true),
+            ("0.137", 20_000, true),
+            ("0.106", 60_000, true),
+            ("4.7", 20_000, true),
+            ("0.77", 20_000, true),
+            // Values past 511 soon after heap 2,000: not packed.
+            ("0.44444", 6_000, false),
+        ] {
+            let code = Code::parse(text).unwrap();
+            let whole = compute(&code, to, &options(1), &()).unwrap();
+            for threads in [1, 2] {
+                let packed = Options {
+                    pack_from: Some(2_000),
+                    ..options(threads)
+                };
+                let run = run(&code, to, &packed, &()).unwrap();
+                assert_eq!(
+                    run.values,
+                    whole.clone().into(),
+                    "{text} on {threads} threads"
+                );
+                // Packed values are not narrowed: the table says so and still compares equal.
+                if threads == 1 && packs {
+                    assert_eq!(
+                        run.values.width(),
+                        if whole.iter().all(|&v| v < 256) { 1 } else { 2 }
+                    );
+                }
+            }
+            // Step by step, so that the engine can be asked whether it packed.
+            let mut engine = Engine::new(&code).unwrap();
+            engine.pack_from(2_000, 100, 0);
+            while engine.len() <= to.min(30_000) {
+                engine.step().unwrap();
+            }
+            assert_eq!(engine.is_packed(), packs, "{text}");
+            assert_eq!(&engine.values()[..], &whole[..engine.len()], "{text}");
+            if packs {
+                // The tail keeps what the moves and batches read, and no more than twice that.
+                let (first, tail) = engine.values.tail();
+                assert!(
+                    first > 2_000 && tail.len() < 2 * 4 * BATCH + 2 * 200,
+                    "{text}"
+                );
+            }
+        }
+    }
+
+    /// Long tables, and tables that would not fit the budget with 2 bytes a value, are
+    /// packed from a quarter on; options may ask for another start, or none.
+    #[test]
+    fn tables_are_packed_when_long_or_tight() {
+        let to = 1 << 24;
+        assert_eq!(packing_start(to, None, None), None);
+        let unpacked = estimate(to, None);
+        assert_eq!(packing_start(to, None, Some(unpacked)), None);
+        assert_eq!(packing_start(to, None, Some(unpacked - 1)), Some(to / 4));
+        assert!(estimate(to, Some(to / 4)) < unpacked - (to as u64) / 2);
+        assert_eq!(packing_start(to, Some(usize::MAX), Some(0)), None);
+        assert_eq!(packing_start(to, Some(1000), None), Some(1000));
+        assert_eq!(packing_start(PACK_MIN, None, None), Some(PACK_MIN / 4));
+        assert_eq!(packing_start(PACK_MIN - 1, None, None), None);
+    }
+
+    /// Rare heaps far from the newest (0.6's past heap 2,000 with a head of 100) are paired
+    /// with partners in the packed body, one by one.
+    #[test]
+    fn rare_partners_in_the_packed_body_are_read_one_by_one() {
+        let code = Code::parse("0.6").unwrap();
+        let mut engine = Engine::new(&code).unwrap();
+        engine.pack_from(1_000, 10, 0);
+        while engine.len() <= 40_000 {
+            engine.step().unwrap();
+        }
+        let (first, _) = engine.values.tail();
+        assert!(engine.rare.iter().any(|&r| r as usize > 40_000 - first));
+        assert_eq!(&engine.values()[..], &reference_fast(&code, 40_000)[..]);
+    }
+
+    /// The whole-value engine's table, the reference of the packed tests past the sizes
+    /// that the definition reaches quickly.
+    fn reference_fast(code: &Code, to: usize) -> Vec<u16> {
+        compute(code, to, &options(1), &()).unwrap()
+    }
+
+    /// A packed table's period is found in its packed values and fills the rest: 0.16's
+    /// (preperiod 105,351, period 149,459) is certified at 509,621, past heap 2^17.
+    #[test]
+    fn a_packed_table_certifies_its_period() {
+        let code = Code::parse("0.16").unwrap();
+        let to = 600_000;
+        let whole = run(&code, to, &options(1), &()).unwrap();
+        let packed = run(
+            &code,
+            to,
+            &Options {
+                pack_from: Some(1 << 17),
+                ..options(1)
+            },
+            &(),
+        )
+        .unwrap();
+        assert_eq!(packed.values, whole.values);
+        let period = packed.period.unwrap();
+        assert_eq!((period.preperiod, period.period), (105_351, 149_459));
+        assert_eq!(packed.period, whole.period);
+    }
+
+    /// A killed packed run resumes from its checkpoint (written a chunk at a time from the
+    /// packed values, read back into packed values) to the same table.
+    #[test]
+    fn a_packed_run_resumes_to_the_same_table() {
+        let dir = std::env::temp_dir().join(format!("sprague-packed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("officers.ckpt");
+        let _ = std::fs::remove_file(&path);
+        let code = Code::parse("0.6").unwrap();
+        let to = 50_000;
+        let mut interrupted = Options {
+            checkpoint: Some(path.clone()),
+            checkpoint_interval: Duration::ZERO,
+            stop_after: Some(30_000),
+            pack_from: Some(3_000),
+            ..options(1)
+        };
+        assert!(matches!(
+            compute(&code, to, &interrupted, &()),
+            Err(Error::Limit(_))
+        ));
+        let saved = checkpoint::load(&path).unwrap().unwrap();
+        assert!(saved.values.len() > 20_000 && saved.values.len() <= 30_001);
+        let straight = compute(&code, to, &options(1), &()).unwrap();
+        assert_eq!(saved.values, straight[..saved.values.len()]);
+        interrupted.stop_after = None;
+        interrupted.threads = 2;
+        let resumed = compute(&code, to, &interrupted, &()).unwrap();
+        assert_eq!(resumed, straight);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -66,11 +66,13 @@ impl State {
                     simd: engine.simd,
                     checkpoint: engine.checkpoint.clone(),
                     checkpoint_interval: engine.checkpoint_interval,
+                    // The table keeps 4 bytes a value: nothing gained by packing first.
+                    pack_from: Some(usize::MAX),
                     ..super::rare::Options::default()
                 };
                 let run = super::rare::run(&code, to, &options, progress)?;
                 self.table
-                    .adopt(run.values.into_iter().map(u32::from).collect());
+                    .adopt(run.values.iter().map(|v| v as u32).collect());
                 if self.period.is_none() {
                     self.period = run.period;
                 }
@@ -414,7 +416,7 @@ impl HeapValues for HeapSolver {
                 .map_err(|_| Error::Limit(format!("a table to {to} does not fit in memory")))?;
             let run = super::rare::run(code, to, options, progress)?;
             Ok(Table {
-                values: run.values.into(),
+                values: run.values,
                 period: run.period,
             })
         })())

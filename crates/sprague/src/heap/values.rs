@@ -1,11 +1,13 @@
 //! The values of a table, each kept in the fewest whole bytes (1, 2, 4 or 8) that the largest
 //! needs: 0.6 to 2^24 takes 2 bytes a value, not 8.
 
+use super::packed::PackedValues;
 use serde::{Serialize, Serializer};
 
-/// G(0), G(1), …, each in the fewest whole bytes that the largest needs. Built from a vector
-/// of any width, which it narrows; two tables of the same values are equal whatever they
-/// were built from.
+/// G(0), G(1), …, each in the fewest whole bytes that the largest needs, or most in one byte
+/// for a long table of the octal engine (see [`crate::heap::rare::PACK_MIN`]). Built from a
+/// vector of any width, which it narrows; two tables of the same values are equal whatever
+/// they were built from.
 ///
 /// ```
 /// use sprague::heap::Values;
@@ -14,16 +16,50 @@ use serde::{Serialize, Serializer};
 /// assert_eq!(values.get(3), Some(300));
 /// assert_eq!(values.to_vec(), [0, 1, 2, 300]);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Values(Store);
 
-/// The vector of one width.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The vector of one width, or packed values and the largest of them.
+#[derive(Clone, Debug)]
 enum Store {
     U8(Vec<u8>),
     U16(Vec<u16>),
     U32(Vec<u32>),
     U64(Vec<u64>),
+    Packed(PackedValues, u16),
+}
+
+impl PartialEq for Values {
+    fn eq(&self, other: &Values) -> bool {
+        match (&self.0, &other.0) {
+            (Store::U8(a), Store::U8(b)) => a == b,
+            (Store::U16(a), Store::U16(b)) => a == b,
+            (Store::U32(a), Store::U32(b)) => a == b,
+            (Store::U64(a), Store::U64(b)) => a == b,
+            // Narrowed vectors of equal values have one width; packed ones are compared
+            // value by value.
+            (Store::Packed(..), _) | (_, Store::Packed(..)) => {
+                self.len() == other.len() && self.iter().eq(other.iter())
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Values {}
+
+impl From<PackedValues> for Values {
+    /// The values, narrowed when none is packed.
+    fn from(values: PackedValues) -> Values {
+        if !values.is_packed() {
+            return narrow(values.into_vec());
+        }
+        let mut largest = 0;
+        values.for_each_chunk(1 << 16, |chunk| {
+            largest = chunk.iter().fold(largest, |m, &v| m.max(v));
+        });
+        Values(Store::Packed(values, largest))
+    }
 }
 
 /// The unsigned integers a store holds.
@@ -88,14 +124,16 @@ fn narrow<T: Word>(values: Vec<T>) -> Values {
     })
 }
 
-/// Calls `$body` with `$v` bound to the store's vector, whatever its width.
+/// Calls `$body` with `$v` bound to the store's vector, whatever its width, or `$packed`
+/// with `$p` bound to packed values.
 macro_rules! each {
-    ($store:expr, $v:ident => $body:expr) => {
+    ($store:expr, $v:ident => $body:expr, $p:pat => $packed:expr) => {
         match $store {
             Store::U8($v) => $body,
             Store::U16($v) => $body,
             Store::U32($v) => $body,
             Store::U64($v) => $body,
+            $p => $packed,
         }
     };
 }
@@ -127,7 +165,7 @@ impl Values {
 
     /// How many values.
     pub fn len(&self) -> usize {
-        each!(&self.0, v => v.len())
+        each!(&self.0, v => v.len(), Store::Packed(p, _) => p.len())
     }
 
     /// Whether there are none.
@@ -142,17 +180,20 @@ impl Values {
             Store::U16(_) => 2,
             Store::U32(_) => 4,
             Store::U64(_) => 8,
+            Store::Packed(_, largest) => width_for(u64::from(largest)),
         }
     }
 
     /// G(n).
     pub fn get(&self, n: usize) -> Option<u64> {
-        each!(&self.0, v => v.get(n).map(|&g| g.into()))
+        each!(&self.0, v => v.get(n).map(|&g| g.into()),
+            Store::Packed(p, _) => (n < p.len()).then(|| u64::from(p.get(n))))
     }
 
     /// The largest value (0 for none).
     pub fn max(&self) -> u64 {
-        each!(&self.0, v => v.iter().max().map_or(0, |&g| g.into()))
+        each!(&self.0, v => v.iter().max().map_or(0, |&g| g.into()),
+            Store::Packed(_, largest) => u64::from(*largest))
     }
 
     /// The values in order.
@@ -162,7 +203,8 @@ impl Values {
 
     /// The values as 64-bit words.
     pub fn to_vec(&self) -> Vec<u64> {
-        each!(&self.0, v => v.iter().map(|&g| g.into()).collect())
+        each!(&self.0, v => v.iter().map(|&g| g.into()).collect(),
+            Store::Packed(p, _) => p.to_vec().into_iter().map(u64::from).collect())
     }
 
     /// The values of `range` as little-endian words of [`Values::width`] bytes, appended to
@@ -171,6 +213,21 @@ impl Values {
         each!(&self.0, v => {
             for g in &v[range] {
                 out.extend_from_slice(&g.to_le_bytes());
+            }
+        }, Store::Packed(p, largest) => {
+            let mut chunk = vec![0; range.len().min(1 << 16)];
+            let mut x = range.start;
+            while x < range.end {
+                let n = chunk.len().min(range.end - x);
+                p.decode(x, &mut chunk[..n]);
+                for &g in &chunk[..n] {
+                    if *largest <= 0xff {
+                        out.push(g as u8);
+                    } else {
+                        out.extend_from_slice(&g.to_le_bytes());
+                    }
+                }
+                x += n;
             }
         })
     }
