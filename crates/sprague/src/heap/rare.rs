@@ -363,6 +363,9 @@ pub struct Engine {
     values: PackedValues,
     /// When the values are packed, once they are many (see [`super::packed`]).
     packing: Option<Packing>,
+    /// Packed values near the middle of the table, decoded, where the scans of most heaps
+    /// start (see [`Order::NearMiddle`]).
+    middle: Window,
     take_all: Vec<usize>,
     take_one: Vec<usize>,
     splits: Vec<usize>,
@@ -452,6 +455,7 @@ impl Engine {
             unequal: code.unequal_splits(),
             values: PackedValues::default(),
             packing: None,
+            middle: Window::default(),
             take_all,
             take_one,
             splits,
@@ -586,6 +590,7 @@ impl Engine {
             if n - first >= 2 * packing.keep {
                 self.values.pack(Rule::LOW_BYTE, 0, packing.keep);
             }
+            self.middle.follow(&self.values);
             return;
         }
         if n < packing.from || self.cap > 1 << 9 {
@@ -615,6 +620,7 @@ impl Engine {
             return;
         }
         self.values.pack(rule, packing.head, packing.keep);
+        self.middle.follow(&self.values);
     }
 
     /// G(x) for a known heap, from the tail when it is there.
@@ -1266,6 +1272,7 @@ impl Engine {
                     let seen = &mut w.seen[..];
                     for_pairs(
                         &self.values,
+                        &self.middle,
                         &mut w.scratch,
                         s,
                         (start, end),
@@ -1301,14 +1308,21 @@ impl Engine {
                     if remaining == 0 {
                         break;
                     }
-                    for_pairs(&self.values, scratch, s, (from, to), |v, s, a, b| {
-                        scanned += scan_pairs(v, s, a, b, &mut want, cap, path, |x| {
-                            seen[usize::from(x)] = 1;
-                            remaining -= 1;
+                    for_pairs(
+                        &self.values,
+                        &self.middle,
+                        scratch,
+                        s,
+                        (from, to),
+                        |v, s, a, b| {
+                            scanned += scan_pairs(v, s, a, b, &mut want, cap, path, |x| {
+                                seen[usize::from(x)] = 1;
+                                remaining -= 1;
+                                remaining > 0
+                            });
                             remaining > 0
-                        });
-                        remaining > 0
-                    });
+                        },
+                    );
                 }
                 w.scan_order.record(order, scanned);
                 w.stats.scanned_pairs += scanned as u64;
@@ -1337,20 +1351,27 @@ impl Engine {
                 }
                 let s = n - t;
                 let last = if unequal { (s - 1) / 2 } else { s / 2 };
-                for_pairs(&self.values, &mut w.scratch, s, (1, last), |v, s, a, b| {
-                    for a in a..=b {
-                        w.stats.scanned_pairs += 1;
-                        let x = usize::from(v[a] ^ v[s - a]);
-                        if seen[x] == 0 {
-                            seen[x] = 1;
-                            remaining -= 1;
-                            if remaining == 0 {
-                                return false;
+                for_pairs(
+                    &self.values,
+                    &self.middle,
+                    &mut w.scratch,
+                    s,
+                    (1, last),
+                    |v, s, a, b| {
+                        for a in a..=b {
+                            w.stats.scanned_pairs += 1;
+                            let x = usize::from(v[a] ^ v[s - a]);
+                            if seen[x] == 0 {
+                                seen[x] = 1;
+                                remaining -= 1;
+                                if remaining == 0 {
+                                    return false;
+                                }
                             }
                         }
-                    }
-                    true
-                });
+                        true
+                    },
+                );
             }
             if remaining == 0 {
                 c
@@ -1385,10 +1406,17 @@ impl Engine {
         let (cap, simd) = (self.cap, self.simd);
         let Some(values) = self.values.whole() else {
             let seen = &mut w.seen[..];
-            for_pairs(&self.values, &mut w.scratch, s, (1, last), |v, s, a, b| {
-                mark_pairs(seen, v, s, (a, b), (cap, bound), simd);
-                true
-            });
+            for_pairs(
+                &self.values,
+                &self.middle,
+                &mut w.scratch,
+                s,
+                (1, last),
+                |v, s, a, b| {
+                    mark_pairs(seen, v, s, (a, b), (cap, bound), simd);
+                    true
+                },
+            );
             return;
         };
         if self.may_split(split_allowed, last) {
@@ -1474,6 +1502,7 @@ const MAX_CHUNK: usize = 8192;
 /// packed; else a chunk at a time, decoded into `scratch`, until `f` returns false.
 fn for_pairs(
     values: &PackedValues,
+    middle: &Window,
     scratch: &mut Vec<u16>,
     s: usize,
     (first, last): (usize, usize),
@@ -1484,6 +1513,13 @@ fn for_pairs(
     }
     if let Some(whole) = values.whole() {
         f(whole, s, first, last);
+        return;
+    }
+    // Every pair inside the decoded middle: `middle.values[i]` is G(w + i), so the pairs are
+    // those of s − 2w from first − w on (the largest heap read is s − first < s − w).
+    let w = middle.first;
+    if first > w && s >= 2 * w && s - 2 * w <= middle.values.len() {
+        f(&middle.values, s - 2 * w, first - w, last - w);
         return;
     }
     let (mut a, mut chunk) = (first, FIRST_CHUNK);
@@ -1501,6 +1537,44 @@ fn for_pairs(
         }
         a += k;
         chunk = (2 * chunk).min(MAX_CHUNK);
+    }
+}
+
+/// Decoded values around the middle of a packed table: G(first), G(first + 1), …
+#[derive(Clone, Debug, Default)]
+struct Window {
+    first: usize,
+    values: Vec<u16>,
+    /// [`WINDOW_SIDE`], lowered in tests (0: the constant).
+    side: usize,
+}
+
+/// Values of the middle window on each side of the middle.
+const WINDOW_SIDE: usize = 1 << 14;
+
+impl Window {
+    /// Decodes the values around the middle of `values` again once the middle has moved too
+    /// far: from [`WINDOW_SIDE`] below it to three times that above (or to the last value),
+    /// so that it moves every [`WINDOW_SIDE`] heaps at most.
+    fn follow(&mut self, values: &PackedValues) {
+        let side = if self.side == 0 {
+            WINDOW_SIDE
+        } else {
+            self.side
+        };
+        let n = values.len();
+        if n < 8 * side {
+            return;
+        }
+        let middle = n / 2;
+        let end = self.first + self.values.len();
+        if middle >= self.first + side / 2 && middle + side <= end {
+            return;
+        }
+        self.first = middle - side;
+        let end = (middle + 3 * side).min(n);
+        self.values.resize(end - self.first, 0);
+        values.decode(self.first, &mut self.values);
     }
 }
 
@@ -2758,8 +2832,15 @@ mod tests {
             // Step by step, so that the engine can be asked whether it packed.
             let mut engine = Engine::new(&code).unwrap();
             engine.pack_from(2_000, 100, 0);
+            engine.middle.side = 2048;
             while engine.len() <= to.min(30_000) {
                 engine.step().unwrap();
+            }
+            // The middle window follows the table.
+            let middle = engine.len() / 2;
+            if packs && engine.len() >= 8 * 2048 {
+                let window = &engine.middle;
+                assert!(window.first < middle && middle < window.first + window.values.len());
             }
             assert_eq!(engine.is_packed(), packs, "{text}");
             assert_eq!(&engine.values()[..], &whole[..engine.len()], "{text}");
