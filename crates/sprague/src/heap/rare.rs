@@ -2915,67 +2915,62 @@ mod tests {
         assert_eq!(packed.period, whole.period);
     }
 
-    /// A killed packed run resumes from its checkpoint (written a chunk at a time from the
-    /// packed values, read back into packed values) to the same table.
-    #[test]
-    fn a_packed_run_resumes_to_the_same_table() {
-        let dir = std::env::temp_dir().join(format!("sprague-packed-{}", std::process::id()));
+    /// Runs 0.6 to `to` with a checkpoint in `name`, killed after heap `stop`, then resumed on
+    /// two threads: the values the checkpoint held, the resumed table and one computed
+    /// straight; the options of the resumed run and the checkpoint's directory are returned
+    /// for more runs.
+    fn kill_and_resume(
+        name: &str,
+        to: usize,
+        stop: usize,
+        pack_from: Option<usize>,
+    ) -> (Vec<u16>, Vec<u16>, Vec<u16>, Options, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("sprague-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("officers.ckpt");
         let _ = std::fs::remove_file(&path);
         let code = Code::parse("0.6").unwrap();
-        let to = 50_000;
         let mut interrupted = Options {
             checkpoint: Some(path.clone()),
             checkpoint_interval: Duration::ZERO,
-            stop_after: Some(30_000),
-            pack_from: Some(3_000),
+            stop_after: Some(stop),
+            pack_from,
             ..options(1)
         };
         assert!(matches!(
             compute(&code, to, &interrupted, &()),
             Err(Error::Limit(_))
         ));
-        let saved = checkpoint::load(&path).unwrap().unwrap();
-        assert!(saved.values.len() > 20_000 && saved.values.len() <= 30_001);
-        let straight = compute(&code, to, &options(1), &()).unwrap();
-        assert_eq!(saved.values, straight[..saved.values.len()]);
+        let saved = checkpoint::load(&path).unwrap().unwrap().values;
+        assert!(saved.len() > stop / 2 && saved.len() <= stop + 1);
         interrupted.stop_after = None;
         interrupted.threads = 2;
         let resumed = compute(&code, to, &interrupted, &()).unwrap();
+        let straight = compute(&code, to, &options(1), &()).unwrap();
+        (saved, resumed, straight, interrupted, dir)
+    }
+
+    /// A killed packed run resumes from its checkpoint (written a chunk at a time from the
+    /// packed values, read back into packed values) to the same table.
+    #[test]
+    fn a_packed_run_resumes_to_the_same_table() {
+        let (saved, resumed, straight, _, dir) =
+            kill_and_resume("packed", 50_000, 30_000, Some(3_000));
+        assert_eq!(saved, straight[..saved.len()]);
         assert_eq!(resumed, straight);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn kill_and_resume_gives_identical_values() {
-        let dir = std::env::temp_dir().join(format!("sprague-rare-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("officers.ckpt");
-        let _ = std::fs::remove_file(&path);
-        let code = Code::parse("0.6").unwrap();
-        let to = 30_000;
-        let mut interrupted = Options {
-            checkpoint: Some(path.clone()),
-            checkpoint_interval: Duration::ZERO,
-            stop_after: Some(20_000),
-            ..options(1)
-        };
-        assert!(matches!(
-            compute(&code, to, &interrupted, &()),
-            Err(Error::Limit(_))
-        ));
-        let saved = checkpoint::load(&path).unwrap().unwrap();
-        assert!(saved.values.len() > 10_000 && saved.values.len() <= 20_001);
-        interrupted.stop_after = None;
-        interrupted.threads = 2;
-        let resumed = compute(&code, to, &interrupted, &()).unwrap();
-        let straight = compute(&code, to, &options(1), &()).unwrap();
+        let (_, resumed, straight, interrupted, dir) =
+            kill_and_resume("rare", 30_000, 20_000, None);
         assert_eq!(resumed, straight);
         // The same checkpoint refuses another code.
         let other = compute(&Code::parse("0.07").unwrap(), 10, &interrupted, &());
         assert!(matches!(other, Err(Error::Limit(m)) if m.contains("checkpoint is for 0.6")));
         // A shorter run from a longer checkpoint is a prefix.
+        let code = Code::parse("0.6").unwrap();
         let prefix = compute(&code, 100, &interrupted, &()).unwrap();
         assert_eq!(prefix[..], straight[..101]);
         std::fs::remove_dir_all(&dir).unwrap();
