@@ -180,6 +180,36 @@ impl PackedValues {
         self.tail.drain(..moving);
     }
 
+    /// The rule the body decodes by (`None` while nothing is packed).
+    pub(crate) fn rule(&self) -> Option<Rule> {
+        self.rule
+    }
+
+    /// Decodes the body by `rule` from now on (when packed): the low bytes stay, the
+    /// exceptions become those of `rule`. One pass over the body.
+    pub(crate) fn set_rule(&mut self, rule: Rule) {
+        if self.rule.is_none_or(|old| old == rule) {
+            return;
+        }
+        let (head, end) = (self.head.len(), self.head.len() + self.body.len());
+        let mut exceptions = Vec::new();
+        let mut buffer = vec![0; (1 << 16).min(self.body.len())];
+        let mut x = head;
+        while x < end {
+            let n = buffer.len().min(end - x);
+            self.decode(x, &mut buffer[..n]);
+            exceptions.extend(
+                (x..)
+                    .zip(&buffer[..n])
+                    .filter(|&(y, &value)| !rule.gives(value, y))
+                    .map(|(y, &value)| (y as u32, value)),
+            );
+            x += n;
+        }
+        self.exceptions = exceptions;
+        self.rule = Some(rule);
+    }
+
     /// G(from), G(from + 1), … into `out`.
     ///
     /// # Panics
@@ -313,7 +343,7 @@ fn encode(
 /// nibble lookups, 32 values a step), else as the build's target vectorises it.
 fn decode_body(rule: Rule, x: usize, low: &[u8], out: &mut [u16]) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::simd::Simd::Avx2.is_available() {
         // SAFETY: the CPU has AVX2, checked just above.
         unsafe { decode_body_avx2(rule, x, low, out) };
         return;
@@ -398,6 +428,7 @@ mod tests {
             mask: u16, heap_parity: bool, common in 0u32..2,
             head in 0usize..100, keeps in proptest::collection::vec(0usize..80, 1..4),
             grow in proptest::collection::vec(any::<u16>(), 0..200),
+            other_mask: u16, other_parity: bool,
         ) {
             let rule = Rule::sparse(mask | 0x100, heap_parity, common);
             let expected: Vec<u16> = values(rule, &seeds).into_iter()
@@ -446,6 +477,16 @@ mod tests {
                 .filter(|&x| rule.decode(expected[x] as u8, x) != expected[x])
                 .count();
             prop_assert_eq!(packed.exceptions(), missed);
+            // Another rule: the same values, with the exceptions of that rule.
+            let other = Rule::sparse(other_mask, other_parity, common ^ 1);
+            let mut changed = packed.clone();
+            changed.set_rule(other);
+            prop_assert_eq!(changed.rule(), Some(other));
+            prop_assert_eq!(changed.to_vec(), &expected[..n]);
+            let missed = (head.min(seeds.len())..first)
+                .filter(|&x| !other.gives(expected[x], x))
+                .count();
+            prop_assert_eq!(changed.exceptions(), missed);
         }
     }
 }

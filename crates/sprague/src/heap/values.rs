@@ -196,9 +196,20 @@ impl Values {
             Store::Packed(_, largest) => u64::from(*largest))
     }
 
-    /// The values in order.
+    /// The values in order (packed ones decoded a block at a time).
     pub fn iter(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
-        (0..self.len()).map(move |n| self.get(n).unwrap_or(0))
+        let (mut block, mut start) = ([0; 4096], 0);
+        (0..self.len()).map(move |n| match &self.0 {
+            Store::Packed(p, _) => {
+                if n == 0 || n - start == block.len() {
+                    start = n;
+                    let k = block.len().min(p.len() - n);
+                    p.decode(n, &mut block[..k]);
+                }
+                u64::from(block[n - start])
+            }
+            _ => self.get(n).unwrap_or(0),
+        })
     }
 
     /// The values as 64-bit words.
@@ -215,7 +226,7 @@ impl Values {
                 out.extend_from_slice(&g.to_le_bytes());
             }
         }, Store::Packed(p, largest) => {
-            let mut chunk = vec![0; range.len().min(1 << 16)];
+            let mut chunk = [0; 4096];
             let mut x = range.start;
             while x < range.end {
                 let n = chunk.len().min(range.end - x);
@@ -292,5 +303,28 @@ mod tests {
         assert_eq!(a.get(3), None);
         assert!(Values::default().is_empty());
         assert_eq!(serde_json::to_string(&a).unwrap(), "[0,1,2]");
+    }
+
+    #[test]
+    fn packed_values_read_back_by_every_reader() {
+        // Across several of the blocks that the readers decode at a time.
+        let whole: Vec<u16> = (0..10_000u32).map(|x| (x * 7 % 300) as u16).collect();
+        let mut packed = PackedValues::from_vec(whole.clone());
+        packed.pack(crate::heap::packed::Rule::LOW_BYTE, 10, 100);
+        let values = Values::from(packed);
+        assert_eq!(values, Values::from(whole.clone()));
+        let expected: Vec<u64> = whole.iter().map(|&v| v.into()).collect();
+        assert_eq!(values.iter().len(), whole.len());
+        assert_eq!(values.iter().collect::<Vec<_>>(), expected);
+        assert_eq!(values.to_vec(), expected);
+        assert_eq!(values.get(9_999), Some(expected[9_999]));
+        assert_eq!(values.max(), 299);
+        let mut bytes = Vec::new();
+        values.write_le_bytes(4_000..9_000, &mut bytes);
+        let back: Vec<u64> = bytes
+            .chunks(2)
+            .map(|b| u64::from(u16::from_le_bytes([b[0], b[1]])))
+            .collect();
+        assert_eq!(back, expected[4_000..9_000]);
     }
 }
