@@ -2072,6 +2072,7 @@ fn run_loop(
     let mut checkpoint_gap = options.checkpoint_interval;
     let mut last_report = Instant::now();
     let mut reported = first;
+    let mut smoothed: Option<f64> = None;
     // The last heap a checkpoint of this run holds, for the progress note.
     let mut saved_at = None;
     let bounds = engine.code.certificate();
@@ -2101,7 +2102,10 @@ fn run_loop(
             crate::progress::check(progress)?;
             let now = Instant::now();
             if now - last_report >= Duration::from_millis(250) {
-                let recent = (n - reported) as f64 / (now - last_report).as_secs_f64().max(1e-9);
+                let gap = (now - last_report).as_secs_f64().max(1e-9);
+                let recent = (n - reported) as f64 / gap;
+                let recent = smoothed_rate(smoothed, recent, gap);
+                smoothed = Some(recent);
                 last_report = now;
                 reported = n;
                 let rate = (n + 1 - first) as f64 / (now - start).as_secs_f64().max(1e-9);
@@ -2162,6 +2166,18 @@ fn certify(engine: &mut Engine, to: usize) -> Option<Periodicity> {
         }
     }
     Some(period)
+}
+
+/// Seconds over which the progress line's rate is averaged.
+const RATE_SECONDS: f64 = 30.0;
+
+/// The rate of the last [`RATE_SECONDS`] or so, from the one before and the rate `recent` of
+/// the last `gap` seconds: one quarter-second alone swings with whatever else runs.
+fn smoothed_rate(before: Option<f64>, recent: f64, gap: f64) -> f64 {
+    match before {
+        None => recent,
+        Some(rate) => rate + (recent - rate) * (gap / RATE_SECONDS).min(1.0),
+    }
 }
 
 /// Seconds left at the recent rate: a heap costs about the same in a sparse mode, and in
@@ -2620,6 +2636,25 @@ mod tests {
         });
         let ahead: u64 = runs.iter().map(|run| run.stats.batches_ahead).sum();
         assert!(ahead > 10_000, "{ahead} batches ahead");
+    }
+
+    #[test]
+    fn the_progress_rate_is_that_of_the_last_half_minute() {
+        assert_eq!(smoothed_rate(None, 100.0, 0.25), 100.0);
+        // A quarter of a second ten times faster moves it by a hundred-and-twentieth.
+        assert!((smoothed_rate(Some(100.0), 1000.0, 0.25) - 107.5).abs() < 1e-9);
+        assert_eq!(smoothed_rate(Some(100.0), 1000.0, 60.0), 1000.0);
+        // Five minutes at one rate: that rate.
+        let mut rate = 100.0;
+        for _ in 0..1200 {
+            rate = smoothed_rate(Some(rate), 500.0, 0.25);
+        }
+        assert!((rate - 500.0).abs() < 1.0, "{rate}");
+        let sparse = Mode::Sparse {
+            mask: 494,
+            heap_parity: false,
+        };
+        assert_eq!(remaining_seconds(sparse, 100, 1100, 10.0), 100.0);
     }
 
     /// Packed from heap 100 on, with batches ahead and heaps in pairs allowed and a small
