@@ -251,9 +251,9 @@ struct Batch {
 impl Batch {
     /// Marks the rare pairs of heaps `start..start + BATCH` with list entries `r ≥ least`
     /// whose partners are in `values` (`least ≥ BATCH` and `values` reaching heap
-    /// `start + BATCH − least`), and records which entries it covered. With `plain`, also
-    /// the first [`PLAIN_SCAN`] pairs of [`Order::NearMiddle`] where both heaps are in
-    /// `values` (splits into equal heaps allowed).
+    /// `start + BATCH − least`), and records which entries it covered. With `near` (values
+    /// and the heap of the first), also the first [`PLAIN_SCAN`] pairs of
+    /// [`Order::NearMiddle`] where both heaps are in `near` (splits into equal heaps allowed).
     #[allow(clippy::too_many_arguments)]
     fn fill(
         &mut self,
@@ -265,7 +265,7 @@ impl Batch {
         start: usize,
         least: usize,
         cap: usize,
-        plain: bool,
+        near: Option<(&[u16], usize)>,
     ) {
         for marks in self.marks.iter_mut() {
             marks[..self.cap.max(cap)].fill(0);
@@ -275,9 +275,8 @@ impl Batch {
         self.valid = true;
         self.covered.clear();
         self.plain.clear();
-        // The plain pairs near the middle read the whole table.
-        let plain = plain && offset == 0;
-        for &t in splits.iter().take(if plain { 2 } else { 0 }) {
+        let (near, w) = near.unwrap_or((&[], 0));
+        for &t in splits.iter().take(if near.is_empty() { 0 } else { 2 }) {
             let mut firsts = [0; BATCH];
             for (j, (marks, first)) in self.marks.iter_mut().zip(&mut firsts).enumerate() {
                 let Some(s) = (start + j).checked_sub(t).filter(|&s| s >= 2) else {
@@ -285,8 +284,10 @@ impl Batch {
                 };
                 let last = s / 2;
                 let a = Order::NearMiddle.start(last);
-                if s - a < values.len() {
-                    mark_plain(marks, values, s, a, (a + PLAIN_SCAN - 1).min(last));
+                // In `near`, G(x) is near[x − w]: the pairs of s − 2w from a − w on.
+                if a >= w && s - a < w + near.len() {
+                    let b = (a + PLAIN_SCAN - 1).min(last);
+                    mark_plain(marks, near, s - 2 * w, a - w, b - w);
                     *first = a;
                 }
             }
@@ -966,6 +967,9 @@ impl Engine {
             rare: self.rare.as_ptr(),
             rare_values: self.rare_values.as_ptr(),
             listed: self.rare.len(),
+            middle: self.middle.values.as_ptr(),
+            middle_len: self.middle.values.len(),
+            middle_first: self.middle.first,
         };
         let splits = self.splits.clone();
         let cap = self.cap;
@@ -987,18 +991,27 @@ impl Engine {
                 let clock = Instant::now();
                 let known = &known;
                 // SAFETY: the pointers and lengths describe prefixes of the engine's
-                // values (their whole tail), `rare` and `rare_values`. While this closure
-                // runs, the engine only appends to those vectors (reviews, which rebuild the
-                // rare list, are held, and packing waits for the next step), and their
-                // capacity was reserved above for every append of the batch, so the
-                // prefixes neither move nor change; `rayon::join` returns only after this
-                // closure has finished with them.
-                let (values, rare, rare_values) = unsafe {
+                // values (their whole tail), `rare` and `rare_values`, and the middle
+                // window. While this closure runs, the engine only appends to the first
+                // three (reviews, which rebuild the rare list, are held, and packing, which
+                // rebuilds the window, waits for the next step), and their capacity was
+                // reserved above for every append of the batch, so the prefixes neither move
+                // nor change; `rayon::join` returns only after this closure has finished with
+                // them.
+                let (values, rare, rare_values, middle) = unsafe {
                     (
                         std::slice::from_raw_parts(known.values, known.heaps),
                         std::slice::from_raw_parts(known.rare, known.listed),
                         std::slice::from_raw_parts(known.rare_values, known.listed),
+                        std::slice::from_raw_parts(known.middle, known.middle_len),
                     )
+                };
+                // The plain pairs near the middle: in the whole table, or in the decoded
+                // window when packed.
+                let near = if known.offset == 0 {
+                    (values, 0)
+                } else {
+                    (middle, known.middle_first)
                 };
                 // Partners of entries r ≥ 2·BATCH are below heap n, all known.
                 ahead.fill(
@@ -1010,7 +1023,7 @@ impl Engine {
                     n + BATCH,
                     least.max(2 * BATCH),
                     cap,
-                    true,
+                    Some(near),
                 );
                 clock.elapsed()
             },
@@ -1389,7 +1402,7 @@ impl Engine {
             n,
             BATCH,
             self.cap,
-            false,
+            None,
         );
     }
 
@@ -1599,6 +1612,10 @@ struct Known {
     rare: *const u32,
     rare_values: *const u16,
     listed: usize,
+    /// The middle window's values and the heap of the first.
+    middle: *const u16,
+    middle_len: usize,
+    middle_first: usize,
 }
 
 // SAFETY: `Known` only carries the addresses to the second thread; what may be read through
@@ -2956,6 +2973,35 @@ mod tests {
         let (first, _) = engine.values.tail();
         assert!(engine.rare.iter().any(|&r| r as usize > 40_000 - first));
         assert_eq!(&engine.values()[..], &reference_fast(&code, 40_000)[..]);
+    }
+
+    /// On two threads, the batches ahead mark the first pairs near the middle in the decoded
+    /// window once packed, as they do in the whole values before.
+    #[test]
+    fn batches_ahead_mark_the_middle_pairs_of_a_packed_table() {
+        let code = Code::parse("0.6").unwrap();
+        let to = 40_000;
+        let mut engine = Engine::new(&code).unwrap();
+        engine.set_parallel(true);
+        engine.ahead_min = 0;
+        engine.pack_from(2_000, 100, 0);
+        engine.middle.side = 2048;
+        let mut marked = 0;
+        two_threads().install(|| {
+            while engine.len() <= to {
+                engine.advance(false, to).unwrap();
+                if engine.len() > 20_000 {
+                    let ahead = engine.ahead.as_ref().map_or(&[][..], |b| &b.plain[..]);
+                    marked += ahead.iter().flatten().filter(|&&a| a > 0).count();
+                }
+            }
+        });
+        assert!(engine.is_packed() && engine.stats().batches_ahead > 1_000);
+        assert!(
+            marked > 10_000,
+            "{marked} heaps with middle pairs marked ahead"
+        );
+        assert_eq!(&engine.values()[..], &reference_fast(&code, to)[..]);
     }
 
     /// The whole-value engine's table, the reference of the packed tests past the sizes
