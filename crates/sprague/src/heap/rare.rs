@@ -1952,6 +1952,14 @@ pub fn check_memory(to: usize, left: Option<u64>) -> Result<()> {
     check_estimate(to, estimate(to, packing_start(to, None, left)), left)
 }
 
+/// [`check_memory`] of a table computed whole (never packed) and then copied at `copy` bytes
+/// a value, the copy made while the table is still held (the heap solver keeps 4 bytes a
+/// value).
+pub fn check_memory_copied(to: usize, copy: u64, left: Option<u64>) -> Result<()> {
+    let bytes = estimate(to, None).saturating_add((to as u64 + 1).saturating_mul(copy));
+    check_estimate(to, bytes, left)
+}
+
 /// [`check_memory`] of a table that needs `bytes`.
 fn check_estimate(to: usize, bytes: u64, left: Option<u64>) -> Result<()> {
     if to > MAX_HEAP {

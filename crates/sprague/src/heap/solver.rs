@@ -66,7 +66,8 @@ impl State {
                     simd: engine.simd,
                     checkpoint: engine.checkpoint.clone(),
                     checkpoint_interval: engine.checkpoint_interval,
-                    // The table keeps 4 bytes a value: nothing gained by packing first.
+                    // The table keeps 4 bytes a value (TABLE_BYTES): nothing gained by
+                    // packing first.
                     pack_from: Some(usize::MAX),
                     ..super::rare::Options::default()
                 };
@@ -85,6 +86,9 @@ impl State {
         Ok(())
     }
 }
+
+/// Bytes a value of the solver's table (`u32`).
+const TABLE_BYTES: u64 = 4;
 
 /// The sparse engine's settings for values computed on demand.
 const DEFAULT_ENGINE: super::rare::Options = super::rare::Options::DEFAULT;
@@ -243,7 +247,8 @@ impl HeapSolver {
                     super::rare::MAX_HEAP
                 ))
             })?;
-        super::rare::check_memory(to, self.budget.memory_left()).map_err(|e| {
+        // The run's 2 bytes a value and the table's 4 (see `State::grow`).
+        super::rare::check_memory_copied(to, TABLE_BYTES, self.budget.memory_left()).map_err(|e| {
             Error::Limit(format!(
                 "{}: heap {n} needs the table to {to} ({why}): {e}",
                 self.spec
@@ -748,9 +753,11 @@ mod tests {
         let budget = Budget::unlimited().with_memory(1 << 20, Meter::Process);
         let officers = solver("0.6").with_budget(budget);
         let err = officers.nim_value(1 << 24).unwrap_err().to_string();
+        // The run's 2 bytes a value (32 MiB), its period check (32 MiB), its rare list and
+        // marks (5.5 MiB), and the 4 bytes a value of the table the solver keeps (64 MiB).
         assert!(
             err.contains("0.6: heap 16777216 needs the table to 16777216")
-                && err.contains("MiB, more than the 1 MiB left"),
+                && err.contains("needs about 133 MiB, more than the 1 MiB left"),
             "{err}"
         );
         // Taking-only codes keep the bitset engine and its fixed limit.
