@@ -2154,6 +2154,8 @@ fn run_loop(
                     save(engine, path)?;
                     saved_at = Some(n);
                     last_checkpoint = Instant::now();
+                    // The rate is of computing: the time spent saving is left out.
+                    (last_report, reported) = (last_checkpoint, n);
                     checkpoint_gap = stretched(options.checkpoint_interval, last_checkpoint - now);
                 }
             }
