@@ -193,19 +193,9 @@ impl PackedValues {
         }
         let (head, end) = (self.head.len(), self.head.len() + self.body.len());
         let mut exceptions = Vec::new();
-        let mut buffer = vec![0; (1 << 16).min(self.body.len())];
-        let mut x = head;
-        while x < end {
-            let n = buffer.len().min(end - x);
-            self.decode(x, &mut buffer[..n]);
-            exceptions.extend(
-                (x..)
-                    .zip(&buffer[..n])
-                    .filter(|&(y, &value)| !rule.gives(value, y))
-                    .map(|(y, &value)| (y as u32, value)),
-            );
-            x += n;
-        }
+        self.for_each_chunk_in(head..end, 1 << 16, |x, values| {
+            exceptions.extend(misses(rule, x, values));
+        });
         self.exceptions = exceptions;
         self.rule = Some(rule);
     }
@@ -288,8 +278,19 @@ impl PackedValues {
 
     /// Calls `f` with the values in order, `chunk` at a time (the last may be shorter).
     pub(crate) fn for_each_chunk(&self, chunk: usize, mut f: impl FnMut(&[u16])) {
-        let _ = self.try_for_each_chunk(chunk, |values| {
-            f(values);
+        self.for_each_chunk_in(0..self.len(), chunk, |_, values| f(values));
+    }
+
+    /// Calls `f(x, values)` with the values of heaps `range` in order, `chunk` at a time
+    /// (`x` the heap of the first).
+    fn for_each_chunk_in(
+        &self,
+        range: std::ops::Range<usize>,
+        chunk: usize,
+        mut f: impl FnMut(usize, &[u16]),
+    ) {
+        let _ = self.chunks_in(range, chunk, |x, values| {
+            f(x, values);
             Ok::<(), std::convert::Infallible>(())
         });
     }
@@ -300,16 +301,29 @@ impl PackedValues {
         chunk: usize,
         mut f: impl FnMut(&[u16]) -> Result<(), E>,
     ) -> Result<(), E> {
+        self.chunks_in(0..self.len(), chunk, |_, values| f(values))
+    }
+
+    /// Calls `f(x, values)` with the values of heaps `range` in order, `chunk` at a time
+    /// (`x` the heap of the first), stopping at the first error of `f`.
+    fn chunks_in<E>(
+        &self,
+        range: std::ops::Range<usize>,
+        chunk: usize,
+        mut f: impl FnMut(usize, &[u16]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let chunk = chunk.max(1);
         if let Some(values) = self.whole() {
-            return values.chunks(chunk.max(1)).try_for_each(f);
+            return range
+                .clone()
+                .step_by(chunk)
+                .try_for_each(|x| f(x, &values[x..range.end.min(x + chunk)]));
         }
-        let mut buffer = vec![0; chunk.max(1).min(self.len())];
-        let mut x = 0;
-        while x < self.len() {
-            let n = buffer.len().min(self.len() - x);
+        let mut buffer = vec![0; chunk.min(range.len())];
+        for x in range.clone().step_by(chunk) {
+            let n = chunk.min(range.end - x);
             self.decode(x, &mut buffer[..n]);
-            f(&buffer[..n])?;
-            x += n;
+            f(x, &buffer[..n])?;
         }
         Ok(())
     }
@@ -330,13 +344,16 @@ fn encode(
     body: &mut Vec<u8>,
     exceptions: &mut Vec<(u32, u16)>,
 ) {
-    for (i, &value) in values.iter().enumerate() {
-        let low = value as u8;
-        if !rule.gives(value, x + i) {
-            exceptions.push(((x + i) as u32, value));
-        }
-        body.push(low);
-    }
+    exceptions.extend(misses(rule, x, values));
+    body.extend(values.iter().map(|&value| value as u8));
+}
+
+/// The values of heaps `x`, `x + 1`, … that `rule` does not give, with their heaps.
+fn misses(rule: Rule, x: usize, values: &[u16]) -> impl Iterator<Item = (u32, u16)> + '_ {
+    (x..)
+        .zip(values)
+        .filter(move |&(y, &value)| !rule.gives(value, y))
+        .map(|(y, &value)| (y as u32, value))
 }
 
 /// `out[i] = rule.decode(low[i], x + i)`: with AVX2 where the CPU has it (a byte's parity by
