@@ -196,36 +196,71 @@ pub(crate) mod x86 {
         transpose16(r)
     }
 
-    /// Planes to words, the inverse of [`to_planes`].
+    /// Planes to words, the inverse of [`to_planes`]: bytes k and k + 1 of each word side by
+    /// side as 16-bit units, then four bytes as 32-bit units, then whole words (three rounds
+    /// of unpacks, no byte shuffle).
     #[inline(always)]
     unsafe fn from_planes(p: Block) -> Block {
-        let unpair = _mm256_setr_epi8(
-            0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, //
-            0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15,
-        );
-        let mut r = transpose16(p);
-        for x in &mut r {
-            *x = _mm256_shuffle_epi8(*x, unpair);
-        }
-        r
+        let a = [
+            _mm256_unpacklo_epi8(p[0], p[1]),
+            _mm256_unpackhi_epi8(p[0], p[1]),
+            _mm256_unpacklo_epi8(p[2], p[3]),
+            _mm256_unpackhi_epi8(p[2], p[3]),
+            _mm256_unpacklo_epi8(p[4], p[5]),
+            _mm256_unpackhi_epi8(p[4], p[5]),
+            _mm256_unpacklo_epi8(p[6], p[7]),
+            _mm256_unpackhi_epi8(p[6], p[7]),
+        ];
+        let b = [
+            _mm256_unpacklo_epi16(a[0], a[2]),
+            _mm256_unpackhi_epi16(a[0], a[2]),
+            _mm256_unpacklo_epi16(a[1], a[3]),
+            _mm256_unpackhi_epi16(a[1], a[3]),
+            _mm256_unpacklo_epi16(a[4], a[6]),
+            _mm256_unpackhi_epi16(a[4], a[6]),
+            _mm256_unpacklo_epi16(a[5], a[7]),
+            _mm256_unpackhi_epi16(a[5], a[7]),
+        ];
+        [
+            _mm256_unpacklo_epi32(b[0], b[4]),
+            _mm256_unpackhi_epi32(b[0], b[4]),
+            _mm256_unpacklo_epi32(b[1], b[5]),
+            _mm256_unpackhi_epi32(b[1], b[5]),
+            _mm256_unpacklo_epi32(b[2], b[6]),
+            _mm256_unpackhi_epi32(b[2], b[6]),
+            _mm256_unpacklo_epi32(b[3], b[7]),
+            _mm256_unpackhi_epi32(b[3], b[7]),
+        ]
     }
 
-    /// The matrix of `t` on planes.
+    /// The matrix of `t` on planes, in two passes of four input planes each, so that a
+    /// pass's eight nibble planes fit in registers beside the outputs it adds to (one pass
+    /// over all sixteen nibbles spills them).
     #[inline(always)]
     unsafe fn apply(t: &PlaneTables, p: Block) -> Block {
         let low = _mm256_set1_epi8(0x0f);
-        let mut acc = [_mm256_setzero_si256(); 8];
-        for (k, &plane) in p.iter().enumerate() {
-            let lo = _mm256_and_si256(plane, low);
-            let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), low);
-            for (j, out) in acc.iter_mut().enumerate() {
-                let tl = _mm256_load_si256(t.0[k][j][0].as_ptr().cast());
-                let th = _mm256_load_si256(t.0[k][j][1].as_ptr().cast());
-                let v = _mm256_xor_si256(_mm256_shuffle_epi8(tl, lo), _mm256_shuffle_epi8(th, hi));
-                *out = _mm256_xor_si256(*out, v);
+        let mut out = [_mm256_setzero_si256(); 8];
+        for half in 0..2 {
+            let mut nibbles = [_mm256_setzero_si256(); 8];
+            for i in 0..4 {
+                let plane = p[4 * half + i];
+                nibbles[2 * i] = _mm256_and_si256(plane, low);
+                nibbles[2 * i + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), low);
+            }
+            for (j, acc) in out.iter_mut().enumerate() {
+                for i in 0..4 {
+                    let k = 4 * half + i;
+                    let tl = _mm256_load_si256(t.0[k][j][0].as_ptr().cast());
+                    let th = _mm256_load_si256(t.0[k][j][1].as_ptr().cast());
+                    let v = _mm256_xor_si256(
+                        _mm256_shuffle_epi8(tl, nibbles[2 * i]),
+                        _mm256_shuffle_epi8(th, nibbles[2 * i + 1]),
+                    );
+                    *acc = _mm256_xor_si256(*acc, v);
+                }
             }
         }
-        acc
+        out
     }
 
     /// The matrix of `t` on 32 words.
