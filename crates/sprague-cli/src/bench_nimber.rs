@@ -28,10 +28,13 @@ const N: usize = 4096;
 /// CPU time (user + system) that each figure runs for, in ns.
 const BUDGET_NS: u64 = 300_000_000;
 
-/// splitmix64 words, none zero (so that a chain of products never collapses to 0).
-fn inputs(seed: u64) -> Vec<u64> {
+/// Products in the slice call timed on one thread and split between threads.
+const LONG: usize = 1 << 18;
+
+/// `n` splitmix64 words, none zero (so that a chain of products never collapses to 0).
+fn inputs(seed: u64, n: usize) -> Vec<u64> {
     let mut state = seed;
-    (0..N)
+    (0..n)
         .map(|_| {
             state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
             let mut z = state;
@@ -271,6 +274,53 @@ struct Report {
     /// ns of CPU time per dependent 64-bit integer multiply (3 cycles on recent x86-64 cores).
     calibration_ns: f64,
     rows: Vec<Row>,
+    /// One long slice call on one thread and split between threads (`None` on one core).
+    split: Option<Split>,
+}
+
+/// One slice call of [`LONG`] products on the chosen path, on one thread and split between
+/// every core ([`Multiplier::threads`]), in wall-time ns per product.
+#[derive(Clone, Copy, Serialize)]
+struct Split {
+    products: usize,
+    threads: usize,
+    one_thread: f64,
+    split: f64,
+}
+
+/// The [`Split`] figures, after checking that the split call gives the one-thread products.
+fn split_figures(path: Simd) -> Result<Option<Split>> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if threads < 2 {
+        return Ok(None);
+    }
+    let (a, b) = (inputs(3, LONG), inputs(4, LONG));
+    let one = Multiplier::new(path)?;
+    let many = one.threads(threads);
+    let (mut out, mut check) = (vec![0; LONG], vec![0; LONG]);
+    one.mul_slices(&a, &b, &mut check)?;
+    many.mul_slices(&a, &b, &mut out)?;
+    if out != check {
+        bail!("{path} split between {threads} threads: products differ from one thread's");
+    }
+    let mut time = |m: Multiplier| {
+        measure(
+            || {
+                // The lengths are equal by construction.
+                let _ = m.mul_slices(black_box(&a), &b, &mut out);
+                out[0]
+            },
+            LONG,
+            BUDGET_NS,
+        )
+        .wall
+    };
+    Ok(Some(Split {
+        products: LONG,
+        threads,
+        one_thread: time(one),
+        split: time(many),
+    }))
 }
 
 /// A user-facing command and what it runs on this CPU.
@@ -346,7 +396,7 @@ pub fn run(simd: Simd, as_json: bool) -> Result<()> {
             load_start.as_deref().unwrap_or("?")
         );
     }
-    let (a, b) = (inputs(1), inputs(2));
+    let (a, b) = (inputs(1, N), inputs(2, N));
     let mut methods = Vec::new();
     for path in paths.into_iter().rev() {
         let m = Multiplier::new(path)?;
@@ -425,6 +475,7 @@ pub fn run(simd: Simd, as_json: bool) -> Result<()> {
         };
         timed.push((m, run_method(m, x, y)?));
     }
+    let split = split_figures(chosen)?;
     // A dependent chain of 64-bit integer multiplies takes 3 cycles a step on every recent
     // x86-64 core: the clock this run saw, and how much the machine's load slowed it.
     let calibration = measure(
@@ -467,6 +518,7 @@ pub fn run(simd: Simd, as_json: bool) -> Result<()> {
         load_average_end: load_average(),
         calibration_ns: calibration.cpu,
         rows,
+        split,
     };
     if as_json {
         println!("{}", serde_json::to_string(&report)?);
@@ -531,6 +583,18 @@ fn print_table(r: &Report) {
     println!(
         "Polynomial basis: the same on values converted once (Polynomial, product(), pow chains)."
     );
+    if let Some(s) = &r.split {
+        println!();
+        println!(
+            "one slice call of {} products, wall ns per product: {:.2} on one thread, {:.2} \
+             split between {} threads (×{:.2}; 'sprague.nimber.mul' on NumPy arrays splits so)",
+            s.products,
+            s.one_thread,
+            s.split,
+            s.threads,
+            s.one_thread / s.split
+        );
+    }
     println!(
         "load average at end: {}",
         r.load_average_end.as_deref().unwrap_or("?")

@@ -4,7 +4,7 @@
 //! NumPy arrays. No game logic lives here.
 
 use numpy::{IntoPyArray, PyArray1, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 use sprague::analysis::{self, Which};
@@ -596,23 +596,34 @@ fn nim_pow(a: u64, e: u64) -> u64 {
 }
 
 /// `a[i] ⊗ b[i]` over two equal-length `uint64` arrays by the batch engine, on the path that
-/// [`Simd::Auto`] picks (the CLI's `nimber mul --batch` takes the same), with the GIL released.
+/// [`Simd::Auto`] picks (the CLI's `nimber mul --batch` takes the same), with the GIL released,
+/// a long array split between `threads` threads (default: every core).
 ///
 /// The result is allocated by NumPy, whose allocator asks the kernel for huge pages on large
 /// arrays: a `Vec` of 10^7 words took one page fault per 4 KiB on first write, which cost about
 /// as much CPU time as the products themselves.
 #[pyfunction]
+#[pyo3(signature = (a, b, threads=None))]
 fn nim_mul_array<'py>(
     py: Python<'py>,
     a: PyReadonlyArray1<'py, u64>,
     b: PyReadonlyArray1<'py, u64>,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let threads = match threads {
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1, got 0")),
+        Some(t) => t,
+    };
+    let multiplier = sprague::nimber::Multiplier::new(Simd::Auto)
+        .map_err(|e| to_py(sprague::Error::Unsupported(e.to_string())))?
+        .threads(threads);
     let (a, b) = (a.as_slice()?, b.as_slice()?);
     let out = PyArray1::<u64>::zeros(py, a.len(), false);
     {
         let mut view = out.readwrite();
         let o = view.as_slice_mut()?;
-        py.detach(|| sprague::nimber::mul_slices(a, b, o, Simd::Auto))
+        py.detach(|| multiplier.mul_slices(a, b, o))
             .map_err(|e| to_py(sprague::Error::Unsupported(e.to_string())))?;
     }
     Ok(out)

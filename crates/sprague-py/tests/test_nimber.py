@@ -4,6 +4,7 @@ import platform
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import sprague
 from sprague import nimber
@@ -35,6 +36,17 @@ def test_array_products_equal_the_scalar_path():
     assert np.all(nimber.mul(nonzero, nimber.inv(nonzero)) == 1)
     roots = nimber.sqrt(a)
     assert np.array_equal(nimber.mul(roots, roots), a)
+
+
+def test_threads_split_long_arrays_into_the_same_products():
+    a, b = random_nimbers(100_003), random_nimbers(100_003)
+    one = nimber.mul(a, b, threads=1)
+    assert np.array_equal(nimber.mul(a, b, threads=2), one)
+    assert np.array_equal(nimber.mul(a, b, threads=3), one)
+    assert np.array_equal(nimber.mul(a, b), one)
+    assert [int(x) for x in one[-500:]] == [nimber.mul(int(x), int(y)) for x, y in zip(a[-500:], b[-500:])]
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        nimber.mul(a, b, threads=0)
 
 
 def test_broadcasting_and_shapes():

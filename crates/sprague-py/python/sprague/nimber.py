@@ -13,7 +13,7 @@ broadcast as NumPy does.
 
 from __future__ import annotations
 
-from typing import Union, overload
+from typing import Optional, Union, overload
 
 import numpy as np
 
@@ -70,20 +70,24 @@ def _flat(a: np.ndarray) -> np.ndarray:
 
 
 @overload
-def mul(a: int, b: int) -> int: ...
+def mul(a: int, b: int, *, threads: Optional[int] = None) -> int: ...
 @overload
-def mul(a: ArrayLike, b: ArrayLike) -> np.ndarray: ...
-def mul(a, b):
-    """The nim product a ⊗ b (elementwise on arrays, which broadcast)."""
+def mul(a: ArrayLike, b: ArrayLike, *, threads: Optional[int] = None) -> np.ndarray: ...
+def mul(a, b, *, threads=None):
+    """The nim product a ⊗ b (elementwise on arrays, which broadcast).
+
+    Arrays of over 32,768 products are split between ``threads`` threads (default: every
+    core), at least 16,384 products a thread.
+    """
     if _same_contiguous_words(a, b):
         # The common case without broadcasting's few microseconds a call.
-        return _sprague.nim_mul_array(a.reshape(-1), b.reshape(-1)).reshape(a.shape)
+        return _sprague.nim_mul_array(a.reshape(-1), b.reshape(-1), threads).reshape(a.shape)
     x, y = _scalar(a, "a"), _scalar(b, "b")
     if x is not None and y is not None:
         return _sprague.nim_mul(x, y)
     a, b = np.broadcast_arrays(_array(a, "a"), _array(b, "b"))
     shape = a.shape
-    return _sprague.nim_mul_array(_flat(a), _flat(b)).reshape(shape)
+    return _sprague.nim_mul_array(_flat(a), _flat(b), threads).reshape(shape)
 
 
 @overload

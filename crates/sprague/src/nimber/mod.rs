@@ -46,6 +46,7 @@ pub use io::mul_batch;
 
 use crate::simd::{Kernel, Simd};
 use linear::{ByteMatrix, LinearSolver};
+use rayon::prelude::*;
 use std::fmt;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 use std::str::FromStr;
@@ -80,7 +81,13 @@ pub struct Nimber(pub u64);
 pub struct Multiplier {
     /// A concrete path of [`Kernel::NimberProducts`] that this CPU runs.
     path: Simd,
+    /// Parts a long slice is split into, run on the current rayon pool (at least 1).
+    threads: usize,
 }
+
+/// Products below which a slice is not split between threads: handing a part to another
+/// thread costs microseconds, a few thousand products.
+const PARALLEL_PART: usize = 1 << 14;
 
 /// Why a slice operation was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -118,7 +125,7 @@ impl Multiplier {
         let kernel = Kernel::NimberProducts;
         let path = kernel.resolve(path);
         if kernel.runs(path) {
-            Ok(Multiplier { path })
+            Ok(Multiplier { path, threads: 1 })
         } else {
             let available: Vec<&str> = kernel.available().iter().map(|p| p.name()).collect();
             Err(SliceError::Unsupported {
@@ -134,6 +141,7 @@ impl Multiplier {
         *BEST.get_or_init(|| {
             Multiplier::new(Simd::Auto).unwrap_or(Multiplier {
                 path: Simd::Portable,
+                threads: 1,
             })
         })
     }
@@ -141,6 +149,35 @@ impl Multiplier {
     /// The path (never [`Simd::Auto`]).
     pub fn path(self) -> Simd {
         self.path
+    }
+
+    /// The same path, with the slice calls ([`Multiplier::mul_slices`], [`Multiplier::product`],
+    /// [`Multiplier::dot`], [`Multiplier::scale`]) splitting a long slice into up to `threads`
+    /// parts of at least 16,384 elements, run on the current rayon pool (0 counts as 1, the
+    /// default: the calling thread alone).
+    ///
+    /// ```
+    /// use sprague::nimber::Multiplier;
+    /// let xs: Vec<u64> = (1..=100_000).collect();
+    /// let mut one = vec![0; xs.len()];
+    /// let mut two = vec![0; xs.len()];
+    /// Multiplier::best().mul_slices(&xs, &xs, &mut one)?;
+    /// Multiplier::best().threads(2).mul_slices(&xs, &xs, &mut two)?;
+    /// assert_eq!(one, two);
+    /// # Ok::<(), sprague::nimber::SliceError>(())
+    /// ```
+    pub fn threads(self, threads: usize) -> Multiplier {
+        Multiplier {
+            threads: threads.max(1),
+            ..self
+        }
+    }
+
+    /// The length of each part when a slice of `len` is split, or `None` to keep it whole.
+    fn part(self, len: usize) -> Option<usize> {
+        let parts = self.threads.min(len / PARALLEL_PART);
+        // Whole blocks of 64 in each part but the last, so that every kernel runs full blocks.
+        (parts > 1).then(|| len.div_ceil(parts).next_multiple_of(64))
     }
 
     /// Whether single products and the tails of slices use PCLMULQDQ.
@@ -168,6 +205,18 @@ impl Multiplier {
     /// [`SliceError::Lengths`] when the three slices differ in length.
     pub fn mul_slices(self, a: &[u64], b: &[u64], out: &mut [u64]) -> Result<(), SliceError> {
         same_lengths(&[a.len(), b.len(), out.len()])?;
+        match self.part(a.len()) {
+            Some(part) => out
+                .par_chunks_mut(part)
+                .zip(a.par_chunks(part).zip(b.par_chunks(part)))
+                .for_each(|(o, (x, y))| self.mul_part(x, y, o)),
+            None => self.mul_part(a, b, out),
+        }
+        Ok(())
+    }
+
+    /// `out[i] = a[i] ⊗ b[i]` on the calling thread (equal lengths).
+    fn mul_part(self, a: &[u64], b: &[u64], out: &mut [u64]) {
         match self.path {
             // SAFETY (each arm): `self` was checked against this CPU (`Kernel::runs`), which
             // covers every feature the kernel is compiled with; the lengths are equal.
@@ -184,11 +233,21 @@ impl Multiplier {
                 bitslice::mul_slices(a, b, out, bitslice::BLOCK / 2, |x, y| t.mul(x, y));
             }
         }
-        Ok(())
     }
 
     /// The nim product of all of `xs` (1 for an empty slice).
     pub fn product(self, xs: &[u64]) -> u64 {
+        match self.part(xs.len()) {
+            Some(part) => xs
+                .par_chunks(part)
+                .map(|x| self.product_part(x))
+                .reduce(|| 1, |p, q| self.mul(p, q)),
+            None => self.product_part(xs),
+        }
+    }
+
+    /// The nim product of all of `xs` on the calling thread.
+    fn product_part(self, xs: &[u64]) -> u64 {
         match self.path {
             // SAFETY (each arm): `self` was checked against this CPU (`Kernel::runs`).
             #[cfg(target_arch = "x86_64")]
@@ -212,7 +271,19 @@ impl Multiplier {
     /// [`SliceError::Lengths`] when the slices differ in length.
     pub fn dot(self, a: &[u64], b: &[u64]) -> Result<u64, SliceError> {
         same_lengths(&[a.len(), b.len()])?;
-        Ok(match self.path {
+        Ok(match self.part(a.len()) {
+            Some(part) => a
+                .par_chunks(part)
+                .zip(b.par_chunks(part))
+                .map(|(x, y)| self.dot_part(x, y))
+                .reduce(|| 0, |p, q| p ^ q),
+            None => self.dot_part(a, b),
+        })
+    }
+
+    /// `⊕ a[i] ⊗ b[i]` on the calling thread (equal lengths).
+    fn dot_part(self, a: &[u64], b: &[u64]) -> u64 {
+        match self.path {
             // SAFETY (each arm): `self` was checked against this CPU (`Kernel::runs`); the
             // lengths are equal.
             #[cfg(target_arch = "x86_64")]
@@ -233,11 +304,19 @@ impl Multiplier {
                 }
                 sum
             }
-        })
+        }
     }
 
     /// Multiplies every element of `xs` by `c` in place.
     pub fn scale(self, c: u64, xs: &mut [u64]) {
+        match self.part(xs.len()) {
+            Some(part) => xs.par_chunks_mut(part).for_each(|x| self.scale_part(c, x)),
+            None => self.scale_part(c, xs),
+        }
+    }
+
+    /// `xs[i] ← c ⊗ xs[i]` on the calling thread.
+    fn scale_part(self, c: u64, xs: &mut [u64]) {
         match self.path {
             // SAFETY (each arm): `self` was checked against this CPU (`Kernel::runs`).
             #[cfg(target_arch = "x86_64")]

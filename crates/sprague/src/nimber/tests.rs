@@ -248,6 +248,46 @@ fn slice_functions_match_single_products() {
 }
 
 #[test]
+fn slices_split_between_threads_give_the_products_of_one_thread() {
+    // Long enough for two and three parts, and not a multiple of a block.
+    let n = 3 * PARALLEL_PART + 37;
+    let xs = random_inputs(31, n);
+    let ys = random_inputs(32, n);
+    for one in backends() {
+        let singles: Vec<u64> = xs.iter().zip(&ys).map(|(&a, &b)| one.mul(a, b)).collect();
+        let product = xs.iter().fold(1, |p, &x| one.mul(p, x));
+        let dot = singles.iter().fold(0, |s, p| s ^ p);
+        let c = ys[7];
+        let scaled: Vec<u64> = xs.iter().map(|&x| one.mul(c, x)).collect();
+        for threads in [2, 3] {
+            let split = one.threads(threads);
+            assert!(split.part(n).is_some(), "{split:?} splits {n}");
+            let mut out = vec![0; n];
+            split.mul_slices(&xs, &ys, &mut out).unwrap();
+            assert_eq!(out, singles, "{split:?} mul_slices");
+            assert_eq!(split.dot(&xs, &ys), Ok(dot), "{split:?} dot");
+            assert_eq!(split.product(&xs), product, "{split:?} product");
+            let mut x = xs.clone();
+            split.scale(c, &mut x);
+            assert_eq!(x, scaled, "{split:?} scale");
+        }
+    }
+}
+
+#[test]
+fn only_long_slices_are_split_into_whole_blocks() {
+    let m = Multiplier::best();
+    assert_eq!(m.threads(0), m);
+    assert_eq!(m.part(1 << 20), None, "one thread by default");
+    let two = m.threads(2);
+    assert_eq!(two.part(2 * PARALLEL_PART - 1), None);
+    assert_eq!(two.part(2 * PARALLEL_PART), Some(PARALLEL_PART));
+    // 32,769 in two parts: 16,385 rounded up to whole blocks of 64.
+    assert_eq!(two.part(2 * PARALLEL_PART + 1), Some(PARALLEL_PART + 64));
+    assert_eq!(m.threads(8).part(3 * PARALLEL_PART), Some(PARALLEL_PART));
+}
+
+#[test]
 fn the_polynomial_basis_api_round_trips() {
     let xs = random_inputs(11, 500);
     let ys = random_inputs(12, 500);
