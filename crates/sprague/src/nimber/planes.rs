@@ -144,40 +144,58 @@ pub(crate) mod x86 {
         }
     }
 
+    /// Three rounds of unpacks on eight registers (`lo`/`hi` of the first, second and third
+    /// unit width): registers paired (0, 1), (2, 3), … then (0, 2), (1, 3), … then (0, 4),
+    /// (1, 5), …
+    macro_rules! unpack_rounds {
+        ($r:expr, $lo1:ident, $hi1:ident, $lo2:ident, $hi2:ident, $lo3:ident, $hi3:ident) => {{
+            let r: Block = $r;
+            let a = [
+                $lo1(r[0], r[1]),
+                $hi1(r[0], r[1]),
+                $lo1(r[2], r[3]),
+                $hi1(r[2], r[3]),
+                $lo1(r[4], r[5]),
+                $hi1(r[4], r[5]),
+                $lo1(r[6], r[7]),
+                $hi1(r[6], r[7]),
+            ];
+            let b = [
+                $lo2(a[0], a[2]),
+                $hi2(a[0], a[2]),
+                $lo2(a[1], a[3]),
+                $hi2(a[1], a[3]),
+                $lo2(a[4], a[6]),
+                $hi2(a[4], a[6]),
+                $lo2(a[5], a[7]),
+                $hi2(a[5], a[7]),
+            ];
+            [
+                $lo3(b[0], b[4]),
+                $hi3(b[0], b[4]),
+                $lo3(b[1], b[5]),
+                $hi3(b[1], b[5]),
+                $lo3(b[2], b[6]),
+                $hi3(b[2], b[6]),
+                $lo3(b[3], b[7]),
+                $hi3(b[3], b[7]),
+            ]
+        }};
+    }
+
     /// Transposes the 8×8 matrix of 16-bit units in each 128-bit lane: unit u of register i
     /// goes to unit i of register u (its own inverse).
     #[inline(always)]
     unsafe fn transpose16(r: Block) -> Block {
-        let a = [
-            _mm256_unpacklo_epi16(r[0], r[1]),
-            _mm256_unpackhi_epi16(r[0], r[1]),
-            _mm256_unpacklo_epi16(r[2], r[3]),
-            _mm256_unpackhi_epi16(r[2], r[3]),
-            _mm256_unpacklo_epi16(r[4], r[5]),
-            _mm256_unpackhi_epi16(r[4], r[5]),
-            _mm256_unpacklo_epi16(r[6], r[7]),
-            _mm256_unpackhi_epi16(r[6], r[7]),
-        ];
-        let b = [
-            _mm256_unpacklo_epi32(a[0], a[2]),
-            _mm256_unpackhi_epi32(a[0], a[2]),
-            _mm256_unpacklo_epi32(a[1], a[3]),
-            _mm256_unpackhi_epi32(a[1], a[3]),
-            _mm256_unpacklo_epi32(a[4], a[6]),
-            _mm256_unpackhi_epi32(a[4], a[6]),
-            _mm256_unpacklo_epi32(a[5], a[7]),
-            _mm256_unpackhi_epi32(a[5], a[7]),
-        ];
-        [
-            _mm256_unpacklo_epi64(b[0], b[4]),
-            _mm256_unpackhi_epi64(b[0], b[4]),
-            _mm256_unpacklo_epi64(b[1], b[5]),
-            _mm256_unpackhi_epi64(b[1], b[5]),
-            _mm256_unpacklo_epi64(b[2], b[6]),
-            _mm256_unpackhi_epi64(b[2], b[6]),
-            _mm256_unpacklo_epi64(b[3], b[7]),
-            _mm256_unpackhi_epi64(b[3], b[7]),
-        ]
+        unpack_rounds!(
+            r,
+            _mm256_unpacklo_epi16,
+            _mm256_unpackhi_epi16,
+            _mm256_unpacklo_epi32,
+            _mm256_unpackhi_epi32,
+            _mm256_unpacklo_epi64,
+            _mm256_unpackhi_epi64
+        )
     }
 
     /// Words to planes: register k holds byte k of every word (in each lane, the lane's
@@ -201,36 +219,15 @@ pub(crate) mod x86 {
     /// of unpacks, no byte shuffle).
     #[inline(always)]
     unsafe fn from_planes(p: Block) -> Block {
-        let a = [
-            _mm256_unpacklo_epi8(p[0], p[1]),
-            _mm256_unpackhi_epi8(p[0], p[1]),
-            _mm256_unpacklo_epi8(p[2], p[3]),
-            _mm256_unpackhi_epi8(p[2], p[3]),
-            _mm256_unpacklo_epi8(p[4], p[5]),
-            _mm256_unpackhi_epi8(p[4], p[5]),
-            _mm256_unpacklo_epi8(p[6], p[7]),
-            _mm256_unpackhi_epi8(p[6], p[7]),
-        ];
-        let b = [
-            _mm256_unpacklo_epi16(a[0], a[2]),
-            _mm256_unpackhi_epi16(a[0], a[2]),
-            _mm256_unpacklo_epi16(a[1], a[3]),
-            _mm256_unpackhi_epi16(a[1], a[3]),
-            _mm256_unpacklo_epi16(a[4], a[6]),
-            _mm256_unpackhi_epi16(a[4], a[6]),
-            _mm256_unpacklo_epi16(a[5], a[7]),
-            _mm256_unpackhi_epi16(a[5], a[7]),
-        ];
-        [
-            _mm256_unpacklo_epi32(b[0], b[4]),
-            _mm256_unpackhi_epi32(b[0], b[4]),
-            _mm256_unpacklo_epi32(b[1], b[5]),
-            _mm256_unpackhi_epi32(b[1], b[5]),
-            _mm256_unpacklo_epi32(b[2], b[6]),
-            _mm256_unpackhi_epi32(b[2], b[6]),
-            _mm256_unpacklo_epi32(b[3], b[7]),
-            _mm256_unpackhi_epi32(b[3], b[7]),
-        ]
+        unpack_rounds!(
+            p,
+            _mm256_unpacklo_epi8,
+            _mm256_unpackhi_epi8,
+            _mm256_unpacklo_epi16,
+            _mm256_unpackhi_epi16,
+            _mm256_unpacklo_epi32,
+            _mm256_unpackhi_epi32
+        )
     }
 
     /// The matrix of `t` on planes, in two passes of four input planes each, so that a
