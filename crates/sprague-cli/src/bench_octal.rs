@@ -38,6 +38,9 @@ pub struct Settings {
     pub peer_methods: Vec<String>,
     /// A peer run is stopped after this much CPU time (reported as a lower bound).
     pub peer_max_seconds: f64,
+    /// A peer run is also stopped once it takes this many times sprague's CPU time (at
+    /// least [`STOP_FLOOR`] seconds).
+    pub peer_stop_ratio: Option<f64>,
     /// sprague's thread counts, each run in turn.
     pub threads: Vec<usize>,
     /// sprague's instruction-set path.
@@ -100,10 +103,13 @@ impl Resume<'_> {
 /// What makes rows comparable: the peer, its methods and limit, sprague's threads and path.
 fn fingerprint(settings: &Settings, path: Simd) -> String {
     format!(
-        "bench octal: peer {} (methods {}, stopped past {} s); sprague threads {}, path {path}",
+        "bench octal: peer {} (methods {}, stopped past {} s{}); sprague threads {}, path {path}",
         settings.peer.display(),
         settings.peer_methods.join(","),
         settings.peer_max_seconds,
+        settings
+            .peer_stop_ratio
+            .map_or(String::new(), |r| format!(" or {r}× sprague's time")),
         settings
             .threads
             .iter()
@@ -388,18 +394,35 @@ fn run_peer_once(
     Ok(Some((run, out)))
 }
 
-/// Every peer method on `game` to `n`; `None` when the peer is missing.
+/// The least CPU time a peer run is given under `--peer-stop-ratio`, so that runs of a
+/// few milliseconds are not stopped by the polling's granularity.
+const STOP_FLOOR: f64 = 0.1;
+
+/// How long a peer run may take: the cap, the best method so far, and the stop ratio times
+/// sprague's CPU seconds `ours`.
+fn peer_limit(settings: &Settings, best_so_far: Option<f64>, ours: f64) -> f64 {
+    let mut limit = settings.peer_max_seconds;
+    if let Some(best) = best_so_far {
+        limit = limit.min(best);
+    }
+    if let Some(ratio) = settings.peer_stop_ratio {
+        limit = limit.min((ratio * ours).max(STOP_FLOOR));
+    }
+    limit
+}
+
+/// Every peer method on `game` to `n`; `None` when the peer is missing. `ours` is sprague's
+/// CPU time (for `--peer-stop-ratio`).
 fn run_peer(
     settings: &Settings,
     game: &str,
     n: u64,
+    ours: f64,
 ) -> Result<Option<(Vec<PeerRun>, Option<usize>)>> {
     let mut runs: Vec<PeerRun> = Vec::new();
     let mut best: Option<usize> = None;
     for method in &settings.peer_methods {
-        let limit = best.map_or(settings.peer_max_seconds, |b| {
-            runs[b].times.cpu.min(settings.peer_max_seconds)
-        });
+        let limit = peer_limit(settings, best.map(|b| runs[b].times.cpu), ours);
         let Some((mut run, _)) = run_peer_once(settings, game, n, method, limit)? else {
             return Ok(None);
         };
@@ -438,7 +461,7 @@ fn measure(settings: &Settings, game: &str, n: u64, with_period: bool) -> Result
     } else {
         None
     };
-    let peer = run_peer(settings, game, n)?;
+    let peer = run_peer(settings, game, n, ours[0].times.cpu)?;
     let missing = peer.is_none();
     let (peer, best_peer) = peer.unwrap_or_default();
     let reference = match best_peer {
@@ -641,10 +664,13 @@ pub fn run(settings: &Settings) -> Result<()> {
                 .join(", ")
         );
         println!(
-            "peer: {} (methods {}, each stopped past {} s CPU or past the best so far)",
+            "peer: {} (methods {}, each stopped past {} s CPU{} or past the best so far)",
             settings.peer.display(),
             settings.peer_methods.join(", "),
-            settings.peer_max_seconds
+            settings.peer_max_seconds,
+            settings.peer_stop_ratio.map_or(String::new(), |r| format!(
+                ", past {r}× sprague's CPU time (at least {STOP_FLOOR} s)"
+            ))
         );
         println!("load average at start: {load_start}");
         println!();

@@ -236,6 +236,10 @@ pub struct OctalBench {
     /// Stop a peer run past this many CPU seconds (its time is then a lower bound).
     #[arg(long, value_name = "S", default_value = "600")]
     pub peer_max_seconds: String,
+    /// Stop a peer run once it has taken R times sprague's CPU time (at least 0.1 s): the
+    /// ratio is then reported as "≥R". Makes long sweeps cheaper where sprague leads by far.
+    #[arg(long, value_name = "R")]
+    pub peer_stop_ratio: Option<String>,
     /// sprague's worker threads, comma-separated counts each run in turn [default: 1,2 on
     /// two cores or more; the sweep: 1].
     #[arg(long, value_name = "N", value_delimiter = ',')]

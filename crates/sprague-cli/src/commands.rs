@@ -202,6 +202,19 @@ fn octal_settings(
                 flags.peer_max_seconds
             ))
         })?;
+    let stop_ratio = match &flags.peer_stop_ratio {
+        Some(text) => Some(
+            text.parse()
+                .ok()
+                .filter(|r: &f64| r.is_finite() && *r >= 1.0)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "--peer-stop-ratio must be a number of at least 1, got {text}"
+                    ))
+                })?,
+        ),
+        None => None,
+    };
     let threads = match &flags.threads {
         Some(list) => list
             .iter()
@@ -234,6 +247,7 @@ fn octal_settings(
         peer: flags.peer.unwrap_or_else(|| "ogsolve".into()),
         peer_methods: flags.peer_methods,
         peer_max_seconds: seconds,
+        peer_stop_ratio: stop_ratio,
         threads,
         simd,
         json: flags.json,

@@ -397,6 +397,46 @@ fn a_benchmark_resumes_from_its_rows_without_measuring_them_again() {
 }
 
 #[test]
+fn a_peer_is_stopped_at_the_stop_ratio_and_its_ratio_is_a_lower_bound() {
+    let dir = checkpoint_dir("bench-stop-ratio");
+    // A peer that never ends: only a limit stops it. The cap of 60 s is a safety net; the
+    // ratio (at its floor of 0.1 s, since sprague takes milliseconds) must stop it first.
+    let peer = dir.join("peer");
+    script(&peer, "while :; do :; done");
+    let run = sprague(
+        &[
+            &OFFICERS_3000[..],
+            &["--json", "--peer-methods", "rc2,naive"],
+            &["--peer", peer.to_str().unwrap()],
+            &["--peer-max-seconds", "60", "--peer-stop-ratio", "2"],
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let row = &report["rows"][0];
+    let runs = row["peer"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    for r in runs {
+        assert_eq!(r["stopped"], true, "{r}");
+        let cpu = r["times"]["cpu"].as_f64().unwrap();
+        assert!(
+            cpu >= 0.1 && cpu < 60.0,
+            "stopped by the ratio, not the cap: {cpu}"
+        );
+    }
+    assert_eq!(row["ratio_at_least"], true, "{row}");
+    assert!(row["ratio_cpu"].as_f64().unwrap() >= 2.0, "{row}");
+    for bad in ["0.5", "x", "inf"] {
+        assert_bad_input(
+            &[&OFFICERS_3000[..], &["--peer-stop-ratio", bad]].concat(),
+            "--peer-stop-ratio must be a number of at least 1",
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bench_search_runs_any_board_beside_the_peer_and_compares_values() {
     let dir = checkpoint_dir("bench-search");
     // Cram 3×4 is 1 and Chomp 2×3 is 4; a peer that agrees, and one that does not.
