@@ -622,16 +622,15 @@ fn nim_mul_array<'py>(
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1, got 0")),
         Some(t) => t,
     };
-    let multiplier = sprague::nimber::Multiplier::new(Simd::Auto)
-        .map_err(|e| to_py(sprague::Error::Unsupported(e.to_string())))?
-        .threads(threads);
+    let multiplier = sprague::nimber::Multiplier::best().threads(threads);
     let (a, b) = (a.as_slice()?, b.as_slice()?);
     let out = PyArray1::<u64>::zeros(py, a.len(), false);
     {
         let mut view = out.readwrite();
         let o = view.as_slice_mut()?;
+        // Unequal lengths (the Python wrapper broadcasts first, so only direct calls).
         py.detach(|| multiplier.mul_slices(a, b, o))
-            .map_err(|e| to_py(sprague::Error::Unsupported(e.to_string())))?;
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
     Ok(out)
 }
