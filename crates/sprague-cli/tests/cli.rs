@@ -421,7 +421,7 @@ fn a_peer_is_stopped_at_the_stop_ratio_and_its_ratio_is_a_lower_bound() {
         assert_eq!(r["stopped"], true, "{r}");
         let cpu = r["times"]["cpu"].as_f64().unwrap();
         assert!(
-            cpu >= 0.1 && cpu < 60.0,
+            (0.1..60.0).contains(&cpu),
             "stopped by the ratio, not the cap: {cpu}"
         );
     }

@@ -55,7 +55,7 @@
 
 use super::code::Code;
 use super::packed::{PackedValues, Rule};
-use super::scan::{scan_pairs, WantTable, TABLE_BITS};
+use super::scan::{scan_pairs, Mark, WantTable, TABLE_BITS};
 use crate::error::{Error, Result};
 use crate::heap::checkpoint::{self, Checkpoint};
 use crate::heap::period::find_period_of;
@@ -244,8 +244,8 @@ struct Batch {
     /// For the first two split digits and each heap, the first pair `a` of the
     /// [`PLAIN_SCAN`] pairs near the middle that the batch marked too (0: none).
     plain: Vec<[usize; BATCH]>,
-    /// One marking array per heap.
-    marks: Box<[[u8; MARKS]; BATCH]>,
+    /// One marking array per heap, `MARKS` entries each ([`Batch::lanes`]).
+    marks: Box<[Mark]>,
 }
 
 impl Batch {
@@ -267,8 +267,9 @@ impl Batch {
         cap: usize,
         near: Option<(&[u16], usize)>,
     ) {
-        for marks in self.marks.iter_mut() {
-            marks[..self.cap.max(cap)].fill(0);
+        let clear = self.cap.max(cap);
+        for marks in self.lanes() {
+            marks[..clear].fill(0);
         }
         self.cap = cap;
         self.start = start;
@@ -278,7 +279,7 @@ impl Batch {
         let (near, w) = near.unwrap_or((&[], 0));
         for &t in splits.iter().take(if near.is_empty() { 0 } else { 2 }) {
             let mut firsts = [0; BATCH];
-            for (j, (marks, first)) in self.marks.iter_mut().zip(&mut firsts).enumerate() {
+            for (j, (marks, first)) in self.lanes().iter_mut().zip(&mut firsts).enumerate() {
                 let Some(s) = (start + j).checked_sub(t).filter(|&s| s >= 2) else {
                     continue;
                 };
@@ -303,7 +304,7 @@ impl Batch {
                 .max(first);
             self.covered.push(first..end);
             mark_batch(
-                &mut self.marks,
+                self.lanes(),
                 values,
                 &rare[first..end],
                 &rare_values[first..end],
@@ -312,11 +313,22 @@ impl Batch {
         }
     }
 
-    fn new() -> Result<Batch> {
-        let marks = vec![[0u8; MARKS]; BATCH]
-            .into_boxed_slice()
+    /// The marking arrays, one per heap of the batch.
+    fn lanes(&mut self) -> &mut [[Mark; MARKS]; BATCH] {
+        self.marks
+            .as_chunks_mut()
+            .0
             .try_into()
-            .map_err(|_| Error::Internal("batch marking arrays".into()))?;
+            .expect("the batch holds BATCH marking arrays")
+    }
+
+    /// The marking array of heap `start + j`.
+    fn lane(&self, j: usize) -> &[Mark; MARKS] {
+        &self.marks.as_chunks().0[j]
+    }
+
+    fn new() -> Result<Batch> {
+        let marks = vec![0; MARKS * BATCH].into_boxed_slice();
         Ok(Batch {
             start: 0,
             valid: false,
@@ -331,9 +343,9 @@ impl Batch {
 /// What the computation of one heap writes: its marking arrays, the order of its pair scans
 /// and its work counters (added to the engine's after each step).
 struct Worker {
-    seen: Box<[u8; SEEN]>,
+    seen: Box<[Mark; SEEN]>,
     /// The marks of the second thread when a long marking is split between two.
-    seen_other: Vec<u8>,
+    seen_other: Vec<Mark>,
     /// Where the pair scans of the sparse mode start (see [`ScanOrder`]).
     scan_order: ScanOrder,
     stats: Stats,
@@ -344,11 +356,11 @@ struct Worker {
 impl Worker {
     fn new() -> Result<Worker> {
         Ok(Worker {
-            seen: vec![0u8; SEEN]
+            seen: vec![0; SEEN]
                 .into_boxed_slice()
                 .try_into()
                 .map_err(|_| Error::Internal("marking array".into()))?,
-            seen_other: vec![0u8; 1 << 16],
+            seen_other: vec![0; 1 << 16],
             scan_order: ScanOrder::default(),
             stats: Stats::default(),
             scratch: Vec::new(),
@@ -1241,7 +1253,7 @@ impl Engine {
             }
         }
         if batched {
-            let marks = &self.batch.marks[lane];
+            let marks = self.batch.lane(lane);
             for (a, b) in w.seen[..self.cap].iter_mut().zip(&marks[..self.cap]) {
                 *a |= *b;
             }
@@ -1355,7 +1367,7 @@ impl Engine {
             // pair in the scan below.
             let cap = self.cap.max(c);
             w.seen[c..cap].fill(1);
-            let seen: &mut [u8; SEEN] = &mut w.seen;
+            let seen: &mut [Mark; SEEN] = &mut w.seen;
             let mut scanned = 0;
             for &t in &self.splits {
                 if n < t + 2 || remaining == 0 {
@@ -1457,7 +1469,7 @@ fn to_value(n: usize, value: usize) -> Result<u16> {
 }
 
 /// The least `v ≥ from`, `v < below`, with `wanted(v)` and `seen[v] == 0`; `below` when none.
-fn mex(seen: &[u8], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -> usize {
+fn mex(seen: &[Mark], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -> usize {
     let mut v = from;
     while v < below && v < seen.len() && (seen[v] != 0 || !wanted(v)) {
         v += 1;
@@ -1627,7 +1639,7 @@ unsafe impl Sync for Known {}
 /// is in `values`, see [`Batch::fill`]) pairs with `s0 + j − r` for heap `j` of the batch. A function of its own so that the compiler knows the marks never alias
 /// the values and keeps the values' address in a register.
 fn mark_batch(
-    marks: &mut [[u8; MARKS]; BATCH],
+    marks: &mut [[Mark; MARKS]; BATCH],
     values: &[u16],
     rare: &[u32],
     rare_values: &[u16],
@@ -1652,7 +1664,7 @@ fn mark_batch(
 /// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`; every value is below `cap`. Values from
 /// `bound` up may be left unmarked.
 fn mark_pairs(
-    seen: &mut [u8],
+    seen: &mut [Mark],
     values: &[u16],
     s: usize,
     (first, last): (usize, usize),
@@ -1698,11 +1710,11 @@ fn mark_pairs(
 const PLAIN_PAIRS: usize = 512;
 
 /// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`, one byte store each.
-fn mark_plain(seen: &mut [u8], values: &[u16], s: usize, first: usize, last: usize) {
+fn mark_plain(seen: &mut [Mark], values: &[u16], s: usize, first: usize, last: usize) {
     // A fixed length lets the compiler drop the bounds checks on u16 indices.
     let Some(seen) = seen
         .get_mut(..1 << 16)
-        .and_then(|slice| <&mut [u8; 1 << 16]>::try_from(slice).ok())
+        .and_then(|slice| <&mut [Mark; 1 << 16]>::try_from(slice).ok())
     else {
         return;
     };
@@ -1732,8 +1744,8 @@ fn mark_plain(seen: &mut [u8], values: &[u16], s: usize, first: usize, last: usi
 
 #[allow(clippy::too_many_arguments)]
 fn mark_rare(
-    seen: &mut [u8],
-    other: Option<&mut [u8]>,
+    seen: &mut [Mark],
+    other: Option<&mut [Mark]>,
     cap: usize,
     rare: &[u32],
     rare_values: &[u16],
@@ -1746,14 +1758,14 @@ fn mark_rare(
     assert!(rare.first().is_none_or(|&r| r >= 1) && rare.last().is_none_or(|&r| (r as usize) < s));
     assert!(rare.last().is_none_or(|&r| r as usize <= s - offset));
     assert!(s - offset <= values.len() && rare.len() == rare_values.len());
-    let run = |seen: &mut [u8], rare: &[u32], rare_values: &[u16]| {
+    let run = |seen: &mut [Mark], rare: &[u32], rare_values: &[u16]| {
         let Some(seen) = seen
             .get_mut(..1 << 16)
-            .and_then(|slice| <&mut [u8; 1 << 16]>::try_from(slice).ok())
+            .and_then(|slice| <&mut [Mark; 1 << 16]>::try_from(slice).ok())
         else {
             return;
         };
-        let mark = |seen: &mut [u8; 1 << 16], rare: &[u32], rare_values: &[u16]| {
+        let mark = |seen: &mut [Mark; 1 << 16], rare: &[u32], rare_values: &[u16]| {
             for (&r, &v) in rare.iter().zip(rare_values) {
                 // SAFETY: 1 ≤ r ≤ s − offset ≤ values.len() (asserted above for the whole
                 // list).
@@ -1820,20 +1832,48 @@ fn wanted_below(unseen: &[u64], c: usize) -> (WantTable, usize) {
 const PLAIN_SCAN: usize = 256;
 const PLAIN_WHEN_MISSING: usize = 8;
 
-/// Writes to `out[w]` the bits of the values `64w..64w + 64` whose `seen` byte is 0 (bytes
-/// are 0 or 1).
-fn unseen_words(seen: &[u8], out: &mut [u64]) {
-    // Multiplying eight 0/1 bytes by this gathers them into the top byte, byte i to bit i.
-    const GATHER: u64 = 0x0102_0408_1020_4080;
+/// Writes to `out[w]` the bits of the values `64w..64w + 64` whose `seen` entry is 0.
+fn unseen_words(seen: &[Mark], out: &mut [u64]) {
     for (w, word) in out.iter_mut().enumerate() {
-        let mut bits = 0u64;
-        for (k, chunk) in seen[w * 64..w * 64 + 64].chunks_exact(8).enumerate() {
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(chunk);
-            bits |= (u64::from_le_bytes(bytes).wrapping_mul(GATHER) >> 56) << (8 * k);
-        }
-        *word = !bits;
+        let (marks, _) = seen[w * 64..w * 64 + 64].as_chunks::<64>();
+        *word = unseen_bits(&marks[0]);
     }
+}
+
+/// Bit `i` set where `marks[i]` is 0 (marks are 0 or 1): sixteen at a time, packed to bytes
+/// and compared (SSE2, part of every x86-64).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn unseen_bits(marks: &[Mark; 64]) -> u64 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
+        _mm_packs_epi32, _mm_setzero_si128,
+    };
+    let mut bits = 0u64;
+    for (k, chunk) in marks.as_chunks::<16>().0.iter().enumerate() {
+        let p = chunk.as_ptr().cast::<__m128i>();
+        // SAFETY: SSE2 is in every x86-64 CPU; the four unaligned loads read the 16 marks of
+        // `chunk` (64 bytes).
+        let zero = unsafe {
+            let low = _mm_packs_epi32(_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
+            let high = _mm_packs_epi32(_mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3)));
+            _mm_movemask_epi8(_mm_cmpeq_epi8(
+                _mm_packs_epi16(low, high),
+                _mm_setzero_si128(),
+            ))
+        };
+        bits |= u64::from(zero as u16) << (16 * k);
+    }
+    bits
+}
+
+/// Bit `i` set where `marks[i]` is 0.
+#[cfg(not(target_arch = "x86_64"))]
+fn unseen_bits(marks: &[Mark; 64]) -> u64 {
+    marks
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (i, &m)| bits | u64::from(m == 0) << i)
 }
 
 /// Where a pair scan of the sparse mode starts. Every order looks at every pair before it
@@ -3151,6 +3191,21 @@ mod tests {
                 engine.step().unwrap();
             }
             prop_assert_eq!(engine.values(), &reference(&code, to)[..], "code {}", code.name());
+        }
+    }
+
+    proptest! {
+        /// The packed comparison of [`unseen_words`] against the definition, marks 0 or 1.
+        #[test]
+        fn unseen_words_are_the_unmarked_values(
+            marks in prop::collection::vec(prop::bool::weighted(0.7), 64 * 3),
+        ) {
+            let seen: Vec<Mark> = marks.iter().map(|&m| Mark::from(m)).collect();
+            let mut words = [0u64; 3];
+            unseen_words(&seen, &mut words);
+            for (v, &m) in marks.iter().enumerate() {
+                prop_assert_eq!(words[v / 64] >> (v % 64) & 1 == 1, !m, "value {}", v);
+            }
         }
     }
 
