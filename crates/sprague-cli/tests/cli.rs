@@ -950,7 +950,7 @@ fn budgets_stop_runaway_work_with_a_clear_error() {
             "100",
         ],
         // 2 bytes a value would not fit 100 MiB, so the estimate is of a packed table.
-        "computing to 200000000 needs about 468 MiB",
+        "computing to 200000000 needs about 472 MiB",
     );
     // The default (80% of the machine) leaves ordinary work alone.
     let run = sprague(&["table", "kayles", "--to", "20"]);
