@@ -327,16 +327,15 @@ impl Batch {
         &self.marks.as_chunks().0[j]
     }
 
-    fn new() -> Result<Batch> {
-        let marks = vec![0; MARKS * BATCH].into_boxed_slice();
-        Ok(Batch {
+    fn new() -> Batch {
+        Batch {
             start: 0,
             valid: false,
             cap: 1,
             covered: Vec::new(),
             plain: Vec::new(),
-            marks,
-        })
+            marks: vec![0; MARKS * BATCH].into_boxed_slice(),
+        }
     }
 }
 
@@ -484,7 +483,7 @@ impl Engine {
             pairs_independent,
             heavy: false,
             pair_min_work: PAIR_MIN_WORK,
-            batch: Batch::new()?,
+            batch: Batch::new(),
             ahead: None,
             hold_reviews: false,
             ahead_min: AHEAD_MIN_LIST,
@@ -963,10 +962,7 @@ impl Engine {
         } else if !(self.batch.valid && self.batch.start == n) {
             self.fill_batch(n);
         }
-        let mut ahead = match self.ahead.take() {
-            Some(batch) => batch,
-            None => Batch::new()?,
-        };
+        let mut ahead = self.ahead.take().unwrap_or_else(Batch::new);
         // Room for the batch's appends, so that no list moves while the other thread reads it.
         self.values.reserve(BATCH);
         self.rare.reserve(BATCH);
