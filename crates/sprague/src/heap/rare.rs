@@ -41,6 +41,10 @@
 //! - In the naive mode, very long pair scans (and very long rare lists) are split between
 //!   the threads where heaps cannot be paired. That does not pay below about 2^17 pairs per
 //!   half: each half must discover every value itself.
+//! - Values below 128 (most codes of up to three digits) hold the options seen in one or two
+//!   machine words instead of a marking array ([`small`]), and a sum's rare marks serve every
+//!   split that reads it. On a two-core Zen 3 (AVX2), 0.454 to 2^20 went from 0.55 s to 0.23 s
+//!   of CPU on one thread, 0.56 from 0.41 s to about 0.3 s.
 //!
 //! # Examples
 //!
@@ -65,6 +69,8 @@ use crate::simd::Simd;
 use std::borrow::Cow;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+mod small;
 
 /// The largest nim value the engine stores (values are `u16`).
 pub const MAX_VALUE: u32 = u16::MAX as u32;
@@ -350,6 +356,8 @@ struct Worker {
     stats: Stats,
     /// Pairs of packed values decoded for the scans (see [`for_pairs`]).
     scratch: Vec<u16>,
+    /// The rare marks of recent sums s in [`Engine::small_value`], shared by the splits.
+    small_marks: small::SmallMarks,
 }
 
 impl Worker {
@@ -363,6 +371,7 @@ impl Worker {
             scan_order: ScanOrder::default(),
             stats: Stats::default(),
             scratch: Vec::new(),
+            small_marks: small::SmallMarks::new(),
         })
     }
 }
@@ -413,6 +422,9 @@ pub struct Engine {
     hold_reviews: bool,
     /// [`AHEAD_MIN_LIST`], lowered in tests.
     ahead_min: usize,
+    /// Values below this take [`Engine::small_value`] ([`small::SMALL_CAP`]; lowered in tests so
+    /// that short codes take the marking arrays too).
+    small_cap: usize,
     /// How the batches ahead share the rare list between the threads.
     balance: Balance,
     parallel: bool,
@@ -487,6 +499,7 @@ impl Engine {
             ahead: None,
             hold_reviews: false,
             ahead_min: AHEAD_MIN_LIST,
+            small_cap: small::SMALL_CAP,
             balance: Balance::default(),
             class_words: [0; TABLE_BITS / 64 + 1],
             parallel: false,
@@ -1102,7 +1115,11 @@ impl Engine {
     /// first the next to compute) when the sparse mode will read it (`split_allowed`:
     /// whether a long list may be split between the threads instead).
     fn prepare_batch(&mut self, heaps: std::ops::RangeInclusive<usize>, split_allowed: bool) {
+        // Values below [`small::SMALL_CAP`] mark their rare pairs on one word per heap, faster than
+        // through a batch (which a second thread still fills ahead, see
+        // [`Engine::step_batch_ahead`]).
         if matches!(self.mode, Mode::Sparse { .. })
+            && self.cap > self.small_cap
             && self.batched(split_allowed)
             && !(self.batch_covers(*heaps.start()) && self.batch_covers(*heaps.end()))
         {
@@ -1150,6 +1167,15 @@ impl Engine {
     /// stop two heaps below it, see [`Engine::step_pair`]), into `w`'s marking arrays and
     /// counters; with `split_allowed`, long markings may be split between two threads.
     fn heap_value(&self, w: &mut Worker, n: usize, split_allowed: bool) -> usize {
+        if let Mode::Sparse { heap_parity, .. } = self.mode {
+            if self.cap <= self.small_cap && !self.splits_rare_list(split_allowed) {
+                return if self.cap <= 64 {
+                    self.small_value::<u64>(w, n, heap_parity, split_allowed)
+                } else {
+                    self.small_value::<small::Wide>(w, n, heap_parity, split_allowed)
+                };
+            }
+        }
         let cap = self.cap;
         w.seen[..cap].fill(0);
         for &t in &self.take_all {
@@ -2688,6 +2714,28 @@ mod tests {
         /// Whether its heaps may pair.
         independent: bool,
         packed: bool,
+    }
+
+    /// The marking arrays of values from [`small::SMALL_CAP`] up, taken by every code of up to three
+    /// digits (whose values stay below it), on every path, on one thread and on two.
+    #[test]
+    fn marking_arrays_agree_on_every_short_code() {
+        for path in Simd::available() {
+            let wide = |engine: &mut Engine| {
+                engine.small_cap = 0;
+                engine.set_simd(path).unwrap();
+            };
+            let runs = every_short_code_on_two_threads(wide);
+            assert!(runs.iter().any(|run| run.stats.scanned_pairs > 0));
+            for (text, code, expected) in short_codes(600) {
+                let mut engine = Engine::new(&code).unwrap();
+                wide(&mut engine);
+                while engine.values().len() <= 600 {
+                    engine.step().unwrap();
+                }
+                assert_eq!(engine.values(), &expected[..], "{text} on {path}");
+            }
+        }
     }
 
     /// Batches marked ahead by a second thread, from the first heap where they apply, on
