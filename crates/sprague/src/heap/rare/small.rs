@@ -247,9 +247,14 @@ impl Engine {
                     break;
                 }
                 self.pairs(&mut w.scratch, s, (from, to), |v, s, a, b| {
-                    let (found, pairs) = scan(self.simd, v, s, (a, b), seen, want);
+                    let pairs = Pairs {
+                        values: v,
+                        s,
+                        range: (a, b),
+                    };
+                    let (found, looked) = scan(self.simd, pairs, seen, want);
                     seen = found;
-                    scanned += pairs;
+                    scanned += looked;
                     found & want != want
                 });
             }
@@ -323,24 +328,25 @@ fn marks<W: Word>(rare: &[u32], values: &[u16], partners: &[u16]) -> W {
     acc[0] | acc[1] | acc[2] | acc[3]
 }
 
-/// ORs the bit of `G(a) ⊕ G(s − a)` into `seen` for `a` in `first..=last`, eight pairs at a
-/// time, until every bit of `want` is set: the bits and the pairs looked at. One formulation,
-/// compiled for AVX2 too (a shift per lane) where `path` is not the portable one.
-fn scan<W: Word>(
-    path: Simd,
-    v: &[u16],
+/// The pairs `(a, s − a)` for `a` in `range` (inclusive), with `G(x) = values[x]`.
+#[derive(Clone, Copy)]
+struct Pairs<'a> {
+    values: &'a [u16],
     s: usize,
     range: (usize, usize),
-    seen: W,
-    want: W,
-) -> (W, usize) {
+}
+
+/// ORs the bit of `G(a) ⊕ G(s − a)` of each pair into `seen`, eight pairs at a time, until
+/// every bit of `want` is set: the bits and the pairs looked at. One formulation, compiled for
+/// AVX2 too (a shift per lane) where `path` is not the portable one.
+fn scan<W: Word>(path: Simd, pairs: Pairs<'_>, seen: W, want: W) -> (W, usize) {
     #[cfg(target_arch = "x86_64")]
     if path != Simd::Portable && std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: this CPU has AVX2 (detected just above).
-        return unsafe { scan_avx2(v, s, range, seen, want) };
+        return unsafe { scan_avx2(pairs, seen, want) };
     }
     let _ = path;
-    scan_body(v, s, range, seen, want)
+    scan_body(pairs, seen, want)
 }
 
 /// [`scan`] compiled with AVX2.
@@ -349,24 +355,17 @@ fn scan<W: Word>(
 /// The CPU must have AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn scan_avx2<W: Word>(
-    v: &[u16],
-    s: usize,
-    range: (usize, usize),
-    seen: W,
-    want: W,
-) -> (W, usize) {
-    scan_body(v, s, range, seen, want)
+unsafe fn scan_avx2<W: Word>(pairs: Pairs<'_>, seen: W, want: W) -> (W, usize) {
+    scan_body(pairs, seen, want)
 }
 
 #[inline(always)]
-fn scan_body<W: Word>(
-    v: &[u16],
-    s: usize,
-    (first, last): (usize, usize),
-    mut seen: W,
-    want: W,
-) -> (W, usize) {
+fn scan_body<W: Word>(pairs: Pairs<'_>, mut seen: W, want: W) -> (W, usize) {
+    let Pairs {
+        values: v,
+        s,
+        range: (first, last),
+    } = pairs;
     let low = &v[first..=last];
     let high = &v[s - last..=s - first];
     let mut done = 0;
@@ -431,14 +430,12 @@ mod tests {
             for (first, last) in [(1, 1), (1, 7), (3, 200), (1, s / 2)] {
                 let len = last + 1 - first;
                 for want in [1u128 << 100 | 1, u128::MAX, 0, plain(&values, first, len)] {
-                    let (seen, done) = scan(
-                        path,
-                        &values,
+                    let pairs = Pairs {
+                        values: &values,
                         s,
-                        (first, last),
-                        Wide::ZERO,
-                        Wide::narrow(want),
-                    );
+                        range: (first, last),
+                    };
+                    let (seen, done) = scan(path, pairs, Wide::ZERO, Wide::narrow(want));
                     assert_eq!(
                         seen.widen(),
                         plain(&values, first, done),
@@ -448,7 +445,12 @@ mod tests {
                     let expected = (8..len).step_by(8).find(|&k| complete(k)).unwrap_or(len);
                     assert_eq!(done, expected, "{path} {first}..={last} {want:x}");
                     let low: Vec<u16> = values.iter().map(|&v| v & 63).collect();
-                    let (seen, done) = scan(path, &low, s, (first, last), 0u64, 0);
+                    let pairs = Pairs {
+                        values: &low,
+                        s,
+                        range: (first, last),
+                    };
+                    let (seen, done) = scan(path, pairs, 0u64, 0);
                     assert_eq!(u128::from(seen), plain(&low, first, done), "{path}");
                     assert_eq!(done, len.min(8));
                 }
