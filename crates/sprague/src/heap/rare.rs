@@ -425,6 +425,11 @@ pub struct Engine {
     /// Values below this take [`Engine::small_value`] ([`small::SMALL_CAP`]; lowered in tests so
     /// that short codes take the marking arrays too).
     small_cap: usize,
+    /// Rare lists up to this long are marked word by word with small values, longer ones
+    /// through the batch ([`small::SMALL_LIST`]).
+    small_list: usize,
+    /// Pairs a small-value scan looks at on words ([`small::WORD_SCAN`]; lowered in tests).
+    word_scan: usize,
     /// How the batches ahead share the rare list between the threads.
     balance: Balance,
     parallel: bool,
@@ -500,6 +505,8 @@ impl Engine {
             hold_reviews: false,
             ahead_min: AHEAD_MIN_LIST,
             small_cap: small::SMALL_CAP,
+            small_list: small::SMALL_LIST,
+            word_scan: small::WORD_SCAN,
             balance: Balance::default(),
             class_words: [0; TABLE_BITS / 64 + 1],
             parallel: false,
@@ -1115,16 +1122,23 @@ impl Engine {
     /// first the next to compute) when the sparse mode will read it (`split_allowed`:
     /// whether a long list may be split between the threads instead).
     fn prepare_batch(&mut self, heaps: std::ops::RangeInclusive<usize>, split_allowed: bool) {
-        // Values below [`small::SMALL_CAP`] mark their rare pairs on one word per heap, faster than
-        // through a batch (which a second thread still fills ahead, see
+        // Values below [`small::SMALL_CAP`] with a short list mark their rare pairs on one word
+        // per heap, faster than through a batch (which a second thread still fills ahead, see
         // [`Engine::step_batch_ahead`]).
         if matches!(self.mode, Mode::Sparse { .. })
-            && self.cap > self.small_cap
+            && !self.takes_small_path()
             && self.batched(split_allowed)
             && !(self.batch_covers(*heaps.start()) && self.batch_covers(*heaps.end()))
         {
             self.fill_batch(*heaps.start());
         }
+    }
+
+    /// Whether the sparse mode's heaps take [`Engine::small_value`]: small values and a short
+    /// rare list (a long one is marked faster through the batch, and its long scans through
+    /// the marking arrays).
+    fn takes_small_path(&self) -> bool {
+        self.cap <= self.small_cap && self.rare.len() <= self.small_list
     }
 
     /// Whether the sparse mode reads the batch's marks (not Grundy's game, which excludes the
@@ -1168,7 +1182,7 @@ impl Engine {
     /// counters; with `split_allowed`, long markings may be split between two threads.
     fn heap_value(&self, w: &mut Worker, n: usize, split_allowed: bool) -> usize {
         if let Mode::Sparse { heap_parity, .. } = self.mode {
-            if self.cap <= self.small_cap && !self.splits_rare_list(split_allowed) {
+            if self.takes_small_path() && !self.splits_rare_list(split_allowed) {
                 return if self.cap <= 64 {
                     self.small_value::<u64>(w, n, heap_parity, split_allowed)
                 } else {
@@ -2734,6 +2748,32 @@ mod tests {
                     engine.step().unwrap();
                 }
                 assert_eq!(engine.values(), &expected[..], "{text} on {path}");
+            }
+        }
+    }
+
+    /// The small-value path on every list length, its scans going on with a table after
+    /// none, one or a few pairs on words, on every code of up to three digits, on one thread
+    /// and on two.
+    #[test]
+    fn small_values_agree_on_every_short_code() {
+        for word_scan in [0, 1, 9] {
+            let small = |engine: &mut Engine| {
+                engine.small_list = usize::MAX;
+                engine.word_scan = word_scan;
+            };
+            every_short_code_on_two_threads(small);
+            for (text, code, expected) in short_codes(600) {
+                let mut engine = Engine::new(&code).unwrap();
+                small(&mut engine);
+                while engine.values().len() <= 600 {
+                    engine.step().unwrap();
+                }
+                assert_eq!(
+                    engine.values(),
+                    &expected[..],
+                    "{text}, {word_scan} pairs on words"
+                );
             }
         }
     }

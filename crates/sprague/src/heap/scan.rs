@@ -62,6 +62,15 @@ impl WantTable {
         table
     }
 
+    /// The values below 128 whose bits `bits` has.
+    pub(crate) fn from_bits(bits: u128) -> WantTable {
+        let mut table = WantTable::EMPTY;
+        for (i, word) in table.0.iter_mut().take(8).enumerate() {
+            *word = (bits >> (16 * i)) as u16;
+        }
+        table
+    }
+
     /// Adds `v` (below [`TABLE_BITS`]).
     #[cfg(test)]
     pub(crate) fn insert(&mut self, v: u16) {
