@@ -43,8 +43,9 @@
 //!   half: each half must discover every value itself.
 //! - Values below 128 with a rare list of at most 128 heaps (most codes of up to three digits)
 //!   hold the options seen in one or two machine words instead of a marking array ([`small`]),
-//!   and a sum's rare marks serve every split that reads it. On a two-core Zen 3 (AVX2), 0.454 to 2^20 went from 0.55 s to 0.23 s
-//!   of CPU on one thread, 0.56 from 0.51 s to 0.23 s (medians of five runs).
+//!   and a sum's rare marks serve every split that reads it. On a two-core Zen 3 (AVX2),
+//!   0.454 to 2^20 went from 0.55 s to 0.23 s of CPU on one thread, 0.56 from 0.51 s to
+//!   0.23 s (medians of five runs).
 //!
 //! # Examples
 //!
@@ -2720,6 +2721,19 @@ mod tests {
             .collect()
     }
 
+    /// Every code of [`short_codes`] to 600 on the calling thread, heap by heap, `setup`
+    /// applied to each engine; `what` names the setting in a failure.
+    fn every_short_code_on_one_thread(setup: impl Fn(&mut Engine), what: &str) {
+        for (text, code, expected) in short_codes(600) {
+            let mut engine = Engine::new(&code).unwrap();
+            setup(&mut engine);
+            while engine.values().len() <= 600 {
+                engine.step().unwrap();
+            }
+            assert_eq!(engine.values(), &expected[..], "{text}, {what}");
+        }
+    }
+
     /// One code's run in [`every_short_code_on_two_threads`].
     struct ShortRun {
         text: String,
@@ -2741,14 +2755,7 @@ mod tests {
             };
             let runs = every_short_code_on_two_threads(wide);
             assert!(runs.iter().any(|run| run.stats.scanned_pairs > 0));
-            for (text, code, expected) in short_codes(600) {
-                let mut engine = Engine::new(&code).unwrap();
-                wide(&mut engine);
-                while engine.values().len() <= 600 {
-                    engine.step().unwrap();
-                }
-                assert_eq!(engine.values(), &expected[..], "{text} on {path}");
-            }
+            every_short_code_on_one_thread(wide, &format!("on {path}"));
         }
     }
 
@@ -2763,18 +2770,7 @@ mod tests {
                 engine.word_scan = word_scan;
             };
             every_short_code_on_two_threads(small);
-            for (text, code, expected) in short_codes(600) {
-                let mut engine = Engine::new(&code).unwrap();
-                small(&mut engine);
-                while engine.values().len() <= 600 {
-                    engine.step().unwrap();
-                }
-                assert_eq!(
-                    engine.values(),
-                    &expected[..],
-                    "{text}, {word_scan} pairs on words"
-                );
-            }
+            every_short_code_on_one_thread(small, &format!("{word_scan} pairs on words"));
         }
     }
 
