@@ -7,8 +7,21 @@
 //! 64×64 bit matrix then maps planes to planes: output plane j is the XOR over input bytes k
 //! and their two nibbles of a sixteen-entry table lookup (one VPSHUFB for 32 bytes). The
 //! transpose back gives words again, which the carry-less multiply needs.
+//!
+//! Products of slices go through the nim field's tower instead of the polynomial field of
+//! [`super::clmul`]: a nimber is `a₁·Y ⊕ a₀` with `Y = 2^32` and 32-bit halves, and
+//! `Y ⊗ Y = Y ⊕ h` with `h = 2^31`. The halves change to GF(2)\[x\]/(q), `q` the minimal
+//! polynomial of `h` over GF(2) (of degree 32, since `h` lies in no smaller subfield), by the
+//! map sending `h^i` to `x^i`: so `h` becomes `x`. Then, by Karatsuba,
+//! `(a₁Y + a₀)(b₁Y + b₀) = (m + p₀)·Y + (p₀ + x·p₁)` with `p₀ = a₀b₀`, `p₁ = a₁b₁` and
+//! `m = (a₀ + a₁)(b₀ + b₁)`: three carry-less products, no reduction, since the change back
+//! reads the unreduced 64-bit sums (reduction modulo `q` is linear too). Each half's change
+//! touches only its own four planes, half the lookups of a whole word's. Three products a
+//! word pay where VPCLMULQDQ gives two an instruction; with PCLMULQDQ alone the polynomial
+//! field stays.
 
-use super::clmul::{FROM_POLY, TO_POLY};
+use super::clmul::{poly_mul_soft, FROM_POLY, TO_POLY};
+use super::linear::LinearSolver;
 
 /// A 64×64 bit matrix as nibble tables: `0[k][j][h]` maps nibble `h` of input byte `k` to
 /// output byte `j`, sixteen entries repeated for both 128-bit lanes (4 KiB).
@@ -53,12 +66,92 @@ static TO: PlaneTables = plane_tables(&TO_POLY);
 /// Polynomial basis to nim basis.
 static FROM: PlaneTables = plane_tables(&FROM_POLY);
 
+/// The image of `x` under the map with the given columns.
+const fn apply_columns(columns: &[u64; 64], x: u64) -> u64 {
+    let mut image = 0;
+    let mut i = 0;
+    while i < 64 {
+        if x >> i & 1 == 1 {
+            image ^= columns[i];
+        }
+        i += 1;
+    }
+    image
+}
+
+/// The nim product, through the polynomial field (for the tables).
+const fn nim_mul_soft(a: u64, b: u64) -> u64 {
+    apply_columns(
+        &FROM_POLY,
+        poly_mul_soft(apply_columns(&TO_POLY, a), apply_columns(&TO_POLY, b)),
+    )
+}
+
+/// The columns of the tower's maps: nim halves to GF(2)\[x\]/(q) (each half on its own
+/// 32 bits), and an unreduced product of up to 64 bits back to a 32-bit nim half.
+const fn tower_columns() -> ([u64; 64], [u64; 64]) {
+    // The powers h^0, …, h^32 of h = 2^31, and q from h^32 in terms of the others.
+    let mut powers = [0u64; 33];
+    powers[0] = 1;
+    let mut solver = LinearSolver::new();
+    let mut i = 1;
+    while i <= 32 {
+        powers[i] = nim_mul_soft(powers[i - 1], 1 << 31);
+        i += 1;
+    }
+    i = 0;
+    while i < 32 {
+        solver.insert(powers[i], 1 << i);
+        i += 1;
+    }
+    let q = match solver.solve(powers[32]) {
+        Some(low) => (1u64 << 32) | low,
+        None => panic!("h = 2^31 generates the nimbers below 2^32"),
+    };
+    let mut to = [0u64; 64];
+    let mut j = 0;
+    while j < 32 {
+        to[j] = match solver.solve(1 << j) {
+            Some(x) => x,
+            None => panic!("the powers of h span the nimbers below 2^32"),
+        };
+        to[j + 32] = to[j] << 32;
+        j += 1;
+    }
+    // x^j modulo q, then back to the nim basis by x^i ↦ h^i.
+    let mut back = [0u64; 64];
+    let mut power = 1u64;
+    j = 0;
+    while j < 64 {
+        let mut i = 0;
+        while i < 32 {
+            if power >> i & 1 == 1 {
+                back[j] ^= powers[i];
+            }
+            i += 1;
+        }
+        power <<= 1;
+        if power >> 32 & 1 == 1 {
+            power ^= q;
+        }
+        j += 1;
+    }
+    (to, back)
+}
+
+/// The tower's columns, computed once by the compiler.
+const TOWER: ([u64; 64], [u64; 64]) = tower_columns();
+/// Nim halves to the tower's polynomial halves (planes 0–3 and 4–7 apart).
+static TOWER_TO: PlaneTables = plane_tables(&TOWER.0);
+/// An unreduced product (eight planes) to a nim half (its table's outputs 0–3).
+static TOWER_BACK: PlaneTables = plane_tables(&TOWER.1);
+
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
     //! The kernels. Each entry point requires AVX2 and PCLMULQDQ, the `vpclmul` ones
     //! VPCLMULQDQ too: callers check [`crate::simd::Kernel::runs`] first.
 
-    use super::{PlaneTables, FROM, TO};
+    use super::{PlaneTables, FROM, TO, TOWER_BACK, TOWER_TO};
     use crate::nimber::clmul::{self, basis, reduce};
     use std::arch::x86_64::*;
 
@@ -73,6 +166,11 @@ pub(crate) mod x86 {
         /// # Safety
         /// The CPU must have the features of the flavour.
         unsafe fn mul4(a: __m256i, b: __m256i) -> (__m256i, __m256i);
+
+        /// Whether slices multiply through the tower (three products a word, half the
+        /// lookups), or through the polynomial field (one product and a reduction a word):
+        /// the tower where two products come from one instruction.
+        const TOWER: bool;
     }
 
     /// PCLMULQDQ: one product per instruction.
@@ -81,6 +179,8 @@ pub(crate) mod x86 {
     pub(crate) struct Vpclmul;
 
     impl Clmul4 for Pclmul {
+        const TOWER: bool = false;
+
         #[inline(always)]
         unsafe fn mul4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
             let (a0, a1) = (_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a));
@@ -98,6 +198,8 @@ pub(crate) mod x86 {
     }
 
     impl Clmul4 for Vpclmul {
+        const TOWER: bool = true;
+
         #[inline(always)]
         unsafe fn mul4(a: __m256i, b: __m256i) -> (__m256i, __m256i) {
             (
@@ -230,34 +332,59 @@ pub(crate) mod x86 {
         )
     }
 
-    /// The matrix of `t` on planes, in two passes of four input planes each, so that a
-    /// pass's eight nibble planes fit in registers beside the outputs it adds to (one pass
-    /// over all sixteen nibbles spills them).
+    /// Adds to `out[j + shift]`, for each output plane `j` of `outputs`, the part of `t`'s
+    /// output plane `j` that input planes `first..first + 4` of `p` give. Four input planes
+    /// at a time, so that their eight nibble planes fit in registers beside the outputs they
+    /// add to (all sixteen nibbles at once spill).
     #[inline(always)]
-    unsafe fn apply(t: &PlaneTables, p: Block) -> Block {
+    unsafe fn add_four(
+        t: &PlaneTables,
+        p: &Block,
+        first: usize,
+        outputs: std::ops::Range<usize>,
+        shift: usize,
+        out: &mut Block,
+    ) {
         let low = _mm256_set1_epi8(0x0f);
-        let mut out = [_mm256_setzero_si256(); 8];
-        for half in 0..2 {
-            let mut nibbles = [_mm256_setzero_si256(); 8];
+        let mut nibbles = [_mm256_setzero_si256(); 8];
+        for i in 0..4 {
+            let plane = p[first + i];
+            nibbles[2 * i] = _mm256_and_si256(plane, low);
+            nibbles[2 * i + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), low);
+        }
+        for j in outputs {
+            let acc = &mut out[j + shift];
             for i in 0..4 {
-                let plane = p[4 * half + i];
-                nibbles[2 * i] = _mm256_and_si256(plane, low);
-                nibbles[2 * i + 1] = _mm256_and_si256(_mm256_srli_epi16::<4>(plane), low);
-            }
-            for (j, acc) in out.iter_mut().enumerate() {
-                for i in 0..4 {
-                    let k = 4 * half + i;
-                    let tl = _mm256_load_si256(t.0[k][j][0].as_ptr().cast());
-                    let th = _mm256_load_si256(t.0[k][j][1].as_ptr().cast());
-                    let v = _mm256_xor_si256(
-                        _mm256_shuffle_epi8(tl, nibbles[2 * i]),
-                        _mm256_shuffle_epi8(th, nibbles[2 * i + 1]),
-                    );
-                    *acc = _mm256_xor_si256(*acc, v);
-                }
+                let k = first + i;
+                let tl = _mm256_load_si256(t.0[k][j][0].as_ptr().cast());
+                let th = _mm256_load_si256(t.0[k][j][1].as_ptr().cast());
+                let v = _mm256_xor_si256(
+                    _mm256_shuffle_epi8(tl, nibbles[2 * i]),
+                    _mm256_shuffle_epi8(th, nibbles[2 * i + 1]),
+                );
+                *acc = _mm256_xor_si256(*acc, v);
             }
         }
+    }
+
+    /// The matrix of `t` on planes.
+    #[inline(always)]
+    unsafe fn apply(t: &PlaneTables, p: Block) -> Block {
+        let mut out = [_mm256_setzero_si256(); 8];
+        add_four(t, &p, 0, 0..8, 0, &mut out);
+        add_four(t, &p, 4, 0..8, 0, &mut out);
         out
+    }
+
+    /// Both halves of 32 words to the tower's polynomial halves (each half's planes map to
+    /// its own).
+    #[inline(always)]
+    unsafe fn to_tower(r: Block) -> Block {
+        let p = to_planes(r);
+        let mut out = [_mm256_setzero_si256(); 8];
+        add_four(&TOWER_TO, &p, 0, 0..4, 0, &mut out);
+        add_four(&TOWER_TO, &p, 4, 4..8, 0, &mut out);
+        from_planes(out)
     }
 
     /// The matrix of `t` on 32 words.
@@ -270,15 +397,52 @@ pub(crate) mod x86 {
     /// than as a padded block.
     const TAIL_BLOCK: usize = 8;
 
+    /// The carry-less products of four pairs of words below 2^32 (each below 2^63), in order.
+    #[inline(always)]
+    unsafe fn mul4_narrow<C: Clmul4>(a: __m256i, b: __m256i) -> __m256i {
+        let (even, odd) = C::mul4(a, b);
+        _mm256_unpacklo_epi64(even, odd)
+    }
+
     /// Thirty-two products: `o[i] = x[i] ⊗ y[i]` for i < 32.
     #[inline(always)]
     unsafe fn block<C: Clmul4>(x: *const u64, y: *const u64, o: *mut u64) {
-        let (px, mut p) = (convert(&TO, load(x)), convert(&TO, load(y)));
-        for q in 0..8 {
-            let (even, odd) = C::mul4(px[q], p[q]);
-            p[q] = reduce4(even, odd);
+        if C::TOWER {
+            block_tower::<C>(x, y, o);
+        } else {
+            let (px, mut p) = (convert(&TO, load(x)), convert(&TO, load(y)));
+            for q in 0..8 {
+                let (even, odd) = C::mul4(px[q], p[q]);
+                p[q] = reduce4(even, odd);
+            }
+            store(o, convert(&FROM, p));
         }
-        store(o, convert(&FROM, p));
+    }
+
+    /// [`block`] through the tower (see the module's documentation).
+    #[inline(always)]
+    unsafe fn block_tower<C: Clmul4>(x: *const u64, y: *const u64, o: *mut u64) {
+        let (a, b) = (to_tower(load(x)), to_tower(load(y)));
+        let low = _mm256_set1_epi64x(0xffff_ffff);
+        let (mut high, mut low_half) = ([_mm256_setzero_si256(); 8], [_mm256_setzero_si256(); 8]);
+        for q in 0..8 {
+            let (a0, b0) = (_mm256_and_si256(a[q], low), _mm256_and_si256(b[q], low));
+            let (a1, b1) = (_mm256_srli_epi64::<32>(a[q]), _mm256_srli_epi64::<32>(b[q]));
+            let p0 = mul4_narrow::<C>(a0, b0);
+            let p1 = mul4_narrow::<C>(a1, b1);
+            let m = mul4_narrow::<C>(_mm256_xor_si256(a0, a1), _mm256_xor_si256(b0, b1));
+            high[q] = _mm256_xor_si256(m, p0);
+            low_half[q] = _mm256_xor_si256(p0, _mm256_add_epi64(p1, p1));
+        }
+        // Each unreduced sum, 64 bits, back to a 32-bit nim half: the low halves to output
+        // planes 0–3, the high ones to 4–7.
+        let (high, low_half) = (to_planes(high), to_planes(low_half));
+        let mut out = [_mm256_setzero_si256(); 8];
+        for first in [0, 4] {
+            add_four(&TOWER_BACK, &low_half, first, 0..4, 0, &mut out);
+            add_four(&TOWER_BACK, &high, first, 0..4, 4, &mut out);
+        }
+        store(o, from_planes(out));
     }
 
     /// `out[i] = a[i] ⊗ b[i]` (equal lengths).
@@ -423,4 +587,43 @@ pub(crate) mod x86 {
         dot_vpclmul,
         scale_vpclmul
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nimber::mul_reference;
+
+    /// The tower's maps: h = 2^31 becomes x, 1 stays 1, the high half's columns are the low
+    /// half's shifted, and the way back inverts the way in on every bit of a half and gives
+    /// nim products from carry-less ones.
+    #[test]
+    fn the_tower_sends_h_to_x_and_comes_back() {
+        let (to, back) = TOWER;
+        assert_eq!(to[0], 1);
+        assert_eq!(to[31], 2);
+        for j in 0..32 {
+            assert_eq!(to[j + 32], to[j] << 32);
+            assert_eq!(apply_columns(&back, to[j]), 1 << j, "bit {j}");
+        }
+        // a ⊗ b for halves a, b below 2^32: the way back of the carry-less product.
+        let clmul = |a: u64, b: u64| {
+            (0..32)
+                .filter(|i| b >> i & 1 == 1)
+                .fold(0, |p, i| p ^ a << i)
+        };
+        for (a, b) in [
+            (3u64, 5u64),
+            (1 << 31, 1 << 31),
+            (0xdead_beef, 0x1234_5678),
+            (u32::MAX.into(), 7),
+        ] {
+            let product = clmul(apply_columns(&to, a), apply_columns(&to, b));
+            assert_eq!(
+                apply_columns(&back, product),
+                mul_reference(a, b),
+                "{a:#x} ⊗ {b:#x}"
+            );
+        }
+    }
 }
