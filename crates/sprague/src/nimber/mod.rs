@@ -16,7 +16,8 @@
 //!   vectorises for any target;
 //! - [`Simd::Avx2`] and [`Simd::Avx2Vpclmul`]: the basis changes as nibble-table lookups
 //!   (VPSHUFB) on 32 words at a time, the products with PCLMULQDQ, or VPCLMULQDQ four at a
-//!   time;
+//!   time (where [`mul_slices`] goes through the nim field's tower of 32-bit halves instead,
+//!   with half the lookups);
 //! - [`Simd::Avx512`]: the basis changes as GFNI affine transforms, VPCLMULQDQ on 512-bit
 //!   registers (needs VBMI, GFNI and VPCLMULQDQ too: [`Kernel::NimberProducts`] says which
 //!   paths this CPU runs).
