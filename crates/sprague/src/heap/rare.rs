@@ -60,7 +60,7 @@
 
 use super::code::Code;
 use super::packed::{PackedValues, Rule};
-use super::scan::{scan_pairs, Mark, WantTable, TABLE_BITS};
+use super::scan::{scan_pairs, with_marks, Mark, MarkArray, MarkWidth, WantTable, TABLE_BITS};
 use crate::error::{Error, Result};
 use crate::heap::checkpoint::{self, Checkpoint};
 use crate::heap::period::find_period_of;
@@ -252,7 +252,9 @@ struct Batch {
     /// [`PLAIN_SCAN`] pairs near the middle that the batch marked too (0: none).
     plain: Vec<[usize; BATCH]>,
     /// One marking array per heap, `MARKS` entries each ([`Batch::lanes`]).
-    marks: Box<[Mark]>,
+    marks: MarkArray,
+    /// The width of the marks.
+    width: MarkWidth,
 }
 
 impl Batch {
@@ -274,9 +276,23 @@ impl Batch {
         cap: usize,
         near: Option<(&[u16], usize)>,
     ) {
+        let args = (values, offset, rare, rare_values, splits);
+        with_marks!(self.width, M => self.fill_as::<M>(args, start, least, cap, near));
+    }
+
+    /// [`Batch::fill`] with marks of type `M`, the batch's width.
+    #[allow(clippy::type_complexity)]
+    fn fill_as<M: Mark>(
+        &mut self,
+        (values, offset, rare, rare_values, splits): (&[u16], usize, &[u32], &[u16], &[usize]),
+        start: usize,
+        least: usize,
+        cap: usize,
+        near: Option<(&[u16], usize)>,
+    ) {
         let clear = self.cap.max(cap);
-        for marks in self.lanes() {
-            marks[..clear].fill(0);
+        for marks in self.lanes::<M>() {
+            marks[..clear].fill(M::ZERO);
         }
         self.cap = cap;
         self.start = start;
@@ -286,7 +302,8 @@ impl Batch {
         let (near, w) = near.unwrap_or((&[], 0));
         for &t in splits.iter().take(if near.is_empty() { 0 } else { 2 }) {
             let mut firsts = [0; BATCH];
-            for (j, (marks, first)) in self.lanes().iter_mut().zip(&mut firsts).enumerate() {
+            let lanes = self.lanes::<M>();
+            for (j, (marks, first)) in lanes.iter_mut().zip(&mut firsts).enumerate() {
                 let Some(s) = (start + j).checked_sub(t).filter(|&s| s >= 2) else {
                     continue;
                 };
@@ -311,7 +328,7 @@ impl Batch {
                 .max(first);
             self.covered.push(first..end);
             mark_batch(
-                self.lanes(),
+                self.lanes::<M>(),
                 values,
                 &rare[first..end],
                 &rare_values[first..end],
@@ -320,28 +337,32 @@ impl Batch {
         }
     }
 
-    /// The marking arrays, one per heap of the batch.
-    fn lanes(&mut self) -> &mut [[Mark; MARKS]; BATCH] {
+    /// The marking arrays, one per heap of the batch, as marks of the batch's width `M`.
+    fn lanes<M: Mark>(&mut self) -> &mut [[M; MARKS]; BATCH] {
+        debug_assert_eq!(self.width, MarkWidth::of::<M>());
         self.marks
+            .get_mut::<M>()
             .as_chunks_mut()
             .0
             .try_into()
             .expect("the batch holds BATCH marking arrays")
     }
 
-    /// The marking array of heap `start + j`.
-    fn lane(&self, j: usize) -> &[Mark; MARKS] {
-        &self.marks.as_chunks().0[j]
+    /// The marking array of heap `start + j`, as marks of the batch's width `M`.
+    fn lane<M: Mark>(&self, j: usize) -> &[M; MARKS] {
+        debug_assert_eq!(self.width, MarkWidth::of::<M>());
+        &self.marks.get::<M>().as_chunks().0[j]
     }
 
-    fn new() -> Batch {
+    fn new(width: MarkWidth) -> Batch {
         Batch {
             start: 0,
             valid: false,
             cap: 1,
             covered: Vec::new(),
             plain: Vec::new(),
-            marks: vec![0; MARKS * BATCH].into_boxed_slice(),
+            marks: MarkArray::new(MARKS * BATCH),
+            width,
         }
     }
 }
@@ -349,9 +370,10 @@ impl Batch {
 /// What the computation of one heap writes: its marking arrays, the order of its pair scans
 /// and its work counters (added to the engine's after each step).
 struct Worker {
-    seen: Box<[Mark; SEEN]>,
-    /// The marks of the second thread when a long marking is split between two.
-    seen_other: Vec<Mark>,
+    /// `SEEN` marks.
+    seen: MarkArray,
+    /// The marks of the second thread when a long marking is split between two (2^16).
+    seen_other: MarkArray,
     /// Where the pair scans of the sparse mode start (see [`ScanOrder`]).
     scan_order: ScanOrder,
     stats: Stats,
@@ -362,18 +384,15 @@ struct Worker {
 }
 
 impl Worker {
-    fn new() -> Result<Worker> {
-        Ok(Worker {
-            seen: vec![0; SEEN]
-                .into_boxed_slice()
-                .try_into()
-                .map_err(|_| Error::Internal("marking array".into()))?,
-            seen_other: vec![0; 1 << 16],
+    fn new() -> Worker {
+        Worker {
+            seen: MarkArray::new(SEEN),
+            seen_other: MarkArray::new(1 << 16),
             scan_order: ScanOrder::default(),
             stats: Stats::default(),
             scratch: Vec::new(),
             small_marks: small::SmallMarks::new(),
-        })
+        }
     }
 }
 
@@ -414,6 +433,8 @@ pub struct Engine {
     pair_min_work: f64,
     /// Bit v is the mask parity of v, for v < TABLE_BITS + 64 (the fast search for c).
     class_words: [u64; TABLE_BITS / 64 + 1],
+    /// The width of every marking array's entries.
+    marks: MarkWidth,
     /// Rare-pair marks of the next [`BATCH`] heaps, computed together (see [`Batch`]).
     batch: Batch,
     /// The marks of the batch after it, computed by a second thread (see
@@ -480,6 +501,7 @@ impl Engine {
         let heap_parity_allowed =
             !splits.is_empty() && splits.iter().all(|&t| t % 2 == splits[0] % 2);
         let pairs_independent = take_one.iter().all(|&t| t >= 2) && splits.iter().all(|&t| t >= 1);
+        let marks = MarkWidth::for_this_cpu();
         Ok(Engine {
             code: code.clone(),
             unequal: code.unequal_splits(),
@@ -497,11 +519,12 @@ impl Engine {
             cap: 1,
             next_review: FIRST_REVIEW,
             list_at_review: 0,
-            workers: vec![Worker::new()?],
+            workers: vec![Worker::new()],
             pairs_independent,
             heavy: false,
             pair_min_work: PAIR_MIN_WORK,
-            batch: Batch::new(),
+            marks,
+            batch: Batch::new(marks),
             ahead: None,
             hold_reviews: false,
             ahead_min: AHEAD_MIN_LIST,
@@ -852,6 +875,16 @@ impl Engine {
         self.simd
     }
 
+    /// Marking arrays of `width` from now on (tests run both widths on every machine); fresh
+    /// arrays, so only before the first heap is stepped.
+    #[cfg(test)]
+    fn set_marks(&mut self, width: MarkWidth) {
+        self.marks = width;
+        self.workers = vec![Worker::new()];
+        self.batch = Batch::new(width);
+        self.ahead = None;
+    }
+
     /// The largest list fraction for which a sparse mode is tried.
     fn sparse_limit(&self) -> f64 {
         self.sparse_ceiling
@@ -983,7 +1016,8 @@ impl Engine {
         } else if !(self.batch.valid && self.batch.start == n) {
             self.fill_batch(n);
         }
-        let mut ahead = self.ahead.take().unwrap_or_else(Batch::new);
+        let marks = self.marks;
+        let mut ahead = self.ahead.take().unwrap_or_else(|| Batch::new(marks));
         // Room for the batch's appends, so that no list moves while the other thread reads it.
         self.values.reserve(BATCH);
         self.rare.reserve(BATCH);
@@ -1103,7 +1137,7 @@ impl Engine {
         }
         self.prepare_batch(n..=n + 1, false);
         if self.workers.len() < 2 {
-            self.workers.push(Worker::new()?);
+            self.workers.push(Worker::new());
         }
         let mut workers = std::mem::take(&mut self.workers);
         let (first, second) = workers.split_at_mut(1);
@@ -1182,25 +1216,30 @@ impl Engine {
     /// stop two heaps below it, see [`Engine::step_pair`]), into `w`'s marking arrays and
     /// counters; with `split_allowed`, long markings may be split between two threads.
     fn heap_value(&self, w: &mut Worker, n: usize, split_allowed: bool) -> usize {
+        with_marks!(self.marks, M => self.heap_value_as::<M>(w, n, split_allowed))
+    }
+
+    /// [`Engine::heap_value`] with marks of type `M`, the engine's width.
+    fn heap_value_as<M: Mark>(&self, w: &mut Worker, n: usize, split_allowed: bool) -> usize {
         if let Mode::Sparse { heap_parity, .. } = self.mode {
             if self.takes_small_path() && !self.splits_rare_list(split_allowed) {
                 return if self.cap <= 64 {
-                    self.small_value::<u64>(w, n, heap_parity, split_allowed)
+                    self.small_value::<u64, M>(w, n, heap_parity, split_allowed)
                 } else {
-                    self.small_value::<small::Wide>(w, n, heap_parity, split_allowed)
+                    self.small_value::<small::Wide, M>(w, n, heap_parity, split_allowed)
                 };
             }
         }
         let cap = self.cap;
-        w.seen[..cap].fill(0);
+        w.seen.get_mut::<M>()[..cap].fill(M::ZERO);
         for &t in &self.take_all {
             if t == n {
-                w.seen[0] = 1;
+                w.seen.get_mut::<M>()[0] = M::ONE;
             }
         }
         for &t in &self.take_one {
             if t < n {
-                w.seen[usize::from(self.value_at(n - t))] = 1;
+                w.seen.get_mut::<M>()[usize::from(self.value_at(n - t))] = M::ONE;
             }
         }
         match self.mode {
@@ -1214,10 +1253,10 @@ impl Engine {
                 for bound in [bound, self.cap] {
                     for &t in &self.splits {
                         if n >= t + 2 {
-                            self.mark_all_pairs(w, n - t, bound.min(self.cap), split_allowed);
+                            self.mark_all_pairs::<M>(w, n - t, bound.min(self.cap), split_allowed);
                         }
                     }
-                    value = mex(&w.seen[..], 0, usize::MAX, |_| true);
+                    value = mex(w.seen.get::<M>(), 0, usize::MAX, |_| true);
                     if value < bound {
                         break;
                     }
@@ -1225,12 +1264,12 @@ impl Engine {
                 value
             }
             Mode::Sparse { mask, heap_parity } => {
-                self.sparse_value(w, n, mask, heap_parity, split_allowed)
+                self.sparse_value::<M>(w, n, mask, heap_parity, split_allowed)
             }
         }
     }
 
-    fn sparse_value(
+    fn sparse_value<M: Mark>(
         &self,
         w: &mut Worker,
         n: usize,
@@ -1270,8 +1309,8 @@ impl Engine {
                 let near = range.start..range.end.min(reach);
                 if !near.is_empty() {
                     mark_rare(
-                        &mut w.seen[..],
-                        parallel.then_some(&mut w.seen_other[..]),
+                        w.seen.get_mut::<M>(),
+                        parallel.then_some(w.seen_other.get_mut::<M>()),
                         self.cap,
                         &self.rare[near.clone()],
                         &self.rare_values[near],
@@ -1284,14 +1323,17 @@ impl Engine {
                     let r = self.rare[i] as usize;
                     if !(unequal && 2 * r == s) {
                         let partner = self.values.get(s - r);
-                        w.seen[usize::from(self.rare_values[i] ^ partner)] = 1;
+                        w.seen.get_mut::<M>()[usize::from(self.rare_values[i] ^ partner)] = M::ONE;
                     }
                 }
             }
         }
         if batched {
-            let marks = self.batch.lane(lane);
-            for (a, b) in w.seen[..self.cap].iter_mut().zip(&marks[..self.cap]) {
+            let marks = self.batch.lane::<M>(lane);
+            for (a, b) in w.seen.get_mut::<M>()[..self.cap]
+                .iter_mut()
+                .zip(&marks[..self.cap])
+            {
                 *a |= *b;
             }
         }
@@ -1305,7 +1347,7 @@ impl Engine {
             // still missing on 64-value words.
             let words = self.cap / 64 + 1;
             let mut unseen = [0u64; TABLE_BITS / 64 + 1];
-            unseen_words(&w.seen[..], &mut unseen[..words]);
+            unseen_words(w.seen.get::<M>(), &mut unseen[..words]);
             let class = &self.class_words;
             let mut c = words * 64;
             for (w, (&u, &k)) in unseen[..words].iter().zip(class).enumerate() {
@@ -1343,21 +1385,21 @@ impl Engine {
                     let last = if unequal { (s - 1) / 2 } else { s / 2 };
                     let start = order.start(last);
                     let end = (start + PLAIN_SCAN - 1).min(last);
-                    let seen = &mut w.seen[..];
+                    let seen = w.seen.get_mut::<M>();
                     self.pairs(&mut w.scratch, s, (start, end), |v, s, a, b| {
                         mark_plain(seen, v, s, a, b);
                         true
                     });
                     plain[i] = end + 1 - start;
                 }
-                unseen_words(&w.seen[..], &mut unseen[..words]);
+                unseen_words(w.seen.get::<M>(), &mut unseen[..words]);
                 (want, remaining) = wanted_below(&unseen[..words], c);
             }
             w.stats.missing_values += remaining as u64;
             if remaining == 0 {
                 return c;
             }
-            let (seen, scratch) = (&mut w.seen[..], &mut w.scratch);
+            let (seen, scratch) = (w.seen.get_mut::<M>(), &mut w.scratch);
             for (i, &t) in self.splits.iter().enumerate() {
                 if n < t + 2 || remaining == 0 {
                     continue;
@@ -1377,7 +1419,7 @@ impl Engine {
                     }
                     self.pairs(scratch, s, (from, to), |v, s, a, b| {
                         scanned += scan_pairs(v, s, a, b, &mut want, cap, path, |x| {
-                            seen[usize::from(x)] = 1;
+                            seen[usize::from(x)] = M::ONE;
                             remaining -= 1;
                             remaining > 0
                         });
@@ -1390,21 +1432,24 @@ impl Engine {
             if remaining == 0 {
                 c
             } else {
-                mex(&w.seen[..], 0, c, |_| true)
+                mex(w.seen.get::<M>(), 0, c, |_| true)
             }
         } else {
             let parity = |v: usize| (v as u32 & u32::from(mask)).count_ones() & 1;
             // Every option of the known parity is marked now.
-            let c = mex(&w.seen[..], 0, usize::MAX, |v| parity(v) == known);
-            let mut remaining = w.seen[..c].iter().filter(|&&s| s == 0).count();
+            let c = mex(w.seen.get::<M>(), 0, usize::MAX, |v| parity(v) == known);
+            let mut remaining = w.seen.get_mut::<M>()[..c]
+                .iter()
+                .filter(|&&s| s == M::ZERO)
+                .count();
             if remaining == 0 {
                 return c;
             }
             // Values from c up are not needed: marking them as seen leaves one predictable test per
             // pair in the scan below.
             let cap = self.cap.max(c);
-            w.seen[c..cap].fill(1);
-            let seen: &mut [Mark; SEEN] = &mut w.seen;
+            w.seen.get_mut::<M>()[c..cap].fill(M::ONE);
+            let seen: &mut [M; SEEN] = w.seen.get_mut::<M>().try_into().expect("SEEN marks");
             let mut scanned = 0;
             for &t in &self.splits {
                 if n < t + 2 || remaining == 0 {
@@ -1415,8 +1460,8 @@ impl Engine {
                 self.pairs(&mut w.scratch, s, (1, last), |v, s, from, to| {
                     for a in from..=to {
                         let x = usize::from(v[a] ^ v[s - a]);
-                        if seen[x] == 0 {
-                            seen[x] = 1;
+                        if seen[x] == M::ZERO {
+                            seen[x] = M::ONE;
                             remaining -= 1;
                             if remaining == 0 {
                                 scanned += (a + 1 - from) as u64;
@@ -1432,7 +1477,7 @@ impl Engine {
             if remaining == 0 {
                 c
             } else {
-                mex(&w.seen[..], 0, c, |_| true)
+                mex(w.seen.get::<M>(), 0, c, |_| true)
             }
         }
     }
@@ -1467,12 +1512,12 @@ impl Engine {
     }
 
     /// Marks the values below `bound` among `G(a) ⊕ G(s − a)` (all values without AVX-512).
-    fn mark_all_pairs(&self, w: &mut Worker, s: usize, bound: usize, split_allowed: bool) {
+    fn mark_all_pairs<M: Mark>(&self, w: &mut Worker, s: usize, bound: usize, split_allowed: bool) {
         let last = if self.unequal { (s - 1) / 2 } else { s / 2 };
         w.stats.scanned_pairs += last as u64;
         let (cap, simd) = (self.cap, self.simd);
         let Some(values) = self.values.whole() else {
-            let seen = &mut w.seen[..];
+            let seen = w.seen.get_mut::<M>();
             self.pairs(&mut w.scratch, s, (1, last), |v, s, a, b| {
                 mark_pairs(seen, v, s, (a, b), (cap, bound), simd);
                 true
@@ -1481,18 +1526,28 @@ impl Engine {
         };
         if self.may_split(split_allowed, last) {
             let mid = last / 2;
-            let other = &mut w.seen_other[..];
-            other[..cap].fill(0);
-            let seen = &mut w.seen[..];
+            let other = w.seen_other.get_mut::<M>();
+            other[..cap].fill(M::ZERO);
+            let seen = w.seen.get_mut::<M>();
             rayon::join(
                 || mark_pairs(seen, values, s, (1, mid), (cap, bound), simd),
                 || mark_pairs(other, values, s, (mid + 1, last), (cap, bound), simd),
             );
-            for (a, b) in w.seen[..cap].iter_mut().zip(&w.seen_other[..cap]) {
+            for (a, b) in w.seen.get_mut::<M>()[..cap]
+                .iter_mut()
+                .zip(&w.seen_other.get::<M>()[..cap])
+            {
                 *a |= *b;
             }
         } else {
-            mark_pairs(&mut w.seen[..], values, s, (1, last), (cap, bound), simd);
+            mark_pairs(
+                w.seen.get_mut::<M>(),
+                values,
+                s,
+                (1, last),
+                (cap, bound),
+                simd,
+            );
         }
     }
 }
@@ -1506,9 +1561,9 @@ fn to_value(n: usize, value: usize) -> Result<u16> {
 }
 
 /// The least `v ≥ from`, `v < below`, with `wanted(v)` and `seen[v] == 0`; `below` when none.
-fn mex(seen: &[Mark], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -> usize {
+fn mex<M: Mark>(seen: &[M], from: usize, below: usize, wanted: impl Fn(usize) -> bool) -> usize {
     let mut v = from;
-    while v < below && v < seen.len() && (seen[v] != 0 || !wanted(v)) {
+    while v < below && v < seen.len() && (seen[v] != M::ZERO || !wanted(v)) {
         v += 1;
     }
     v.min(below)
@@ -1675,8 +1730,8 @@ unsafe impl Sync for Known {}
 /// The batch's rare loop: entry `r` (with `r < s0`, and `r` large enough that every partner
 /// is in `values`, see [`Batch::fill`]) pairs with `s0 + j − r` for heap `j` of the batch. A function of its own so that the compiler knows the marks never alias
 /// the values and keeps the values' address in a register.
-fn mark_batch(
-    marks: &mut [[Mark; MARKS]; BATCH],
+fn mark_batch<M: Mark>(
+    marks: &mut [[M; MARKS]; BATCH],
     values: &[u16],
     rare: &[u32],
     rare_values: &[u16],
@@ -1693,15 +1748,15 @@ fn mark_batch(
             continue;
         };
         for (marks, &partner) in marks.iter_mut().zip(partners) {
-            marks[usize::from(v ^ partner)] = 1;
+            marks[usize::from(v ^ partner)] = M::ONE;
         }
     }
 }
 
 /// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`; every value is below `cap`. Values from
 /// `bound` up may be left unmarked.
-fn mark_pairs(
-    seen: &mut [Mark],
+fn mark_pairs<M: Mark>(
+    seen: &mut [M],
     values: &[u16],
     s: usize,
     (first, last): (usize, usize),
@@ -1734,7 +1789,7 @@ fn mark_pairs(
             cap,
             simd,
             |x| {
-                seen[usize::from(x)] = 1;
+                seen[usize::from(x)] = M::ONE;
                 true
             },
         );
@@ -1747,11 +1802,11 @@ fn mark_pairs(
 const PLAIN_PAIRS: usize = 512;
 
 /// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`, one byte store each.
-fn mark_plain(seen: &mut [Mark], values: &[u16], s: usize, first: usize, last: usize) {
+fn mark_plain<M: Mark>(seen: &mut [M], values: &[u16], s: usize, first: usize, last: usize) {
     // A fixed length lets the compiler drop the bounds checks on u16 indices.
     let Some(seen) = seen
         .get_mut(..1 << 16)
-        .and_then(|slice| <&mut [Mark; 1 << 16]>::try_from(slice).ok())
+        .and_then(|slice| <&mut [M; 1 << 16]>::try_from(slice).ok())
     else {
         return;
     };
@@ -1773,16 +1828,16 @@ fn mark_plain(seen: &mut [Mark], values: &[u16], s: usize, first: usize, last: u
             xors[i] = lo[i] ^ hi[len - 1 - i];
         }
         for &x in &xors[..len] {
-            seen[usize::from(x)] = 1;
+            seen[usize::from(x)] = M::ONE;
         }
         done += len;
     }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn mark_rare(
-    seen: &mut [Mark],
-    other: Option<&mut [Mark]>,
+fn mark_rare<M: Mark>(
+    seen: &mut [M],
+    other: Option<&mut [M]>,
     cap: usize,
     rare: &[u32],
     rare_values: &[u16],
@@ -1795,19 +1850,19 @@ fn mark_rare(
     assert!(rare.first().is_none_or(|&r| r >= 1) && rare.last().is_none_or(|&r| (r as usize) < s));
     assert!(rare.last().is_none_or(|&r| r as usize <= s - offset));
     assert!(s - offset <= values.len() && rare.len() == rare_values.len());
-    let run = |seen: &mut [Mark], rare: &[u32], rare_values: &[u16]| {
+    let run = |seen: &mut [M], rare: &[u32], rare_values: &[u16]| {
         let Some(seen) = seen
             .get_mut(..1 << 16)
-            .and_then(|slice| <&mut [Mark; 1 << 16]>::try_from(slice).ok())
+            .and_then(|slice| <&mut [M; 1 << 16]>::try_from(slice).ok())
         else {
             return;
         };
-        let mark = |seen: &mut [Mark; 1 << 16], rare: &[u32], rare_values: &[u16]| {
+        let mark = |seen: &mut [M; 1 << 16], rare: &[u32], rare_values: &[u16]| {
             for (&r, &v) in rare.iter().zip(rare_values) {
                 // SAFETY: 1 ≤ r ≤ s − offset ≤ values.len() (asserted above for the whole
                 // list).
                 let partner = unsafe { *values.get_unchecked(s - offset - r as usize) };
-                seen[usize::from(v ^ partner)] = 1;
+                seen[usize::from(v ^ partner)] = M::ONE;
             }
         };
         // Grundy's game: the pair (s/2, s/2) is not a move.
@@ -1827,7 +1882,7 @@ fn mark_rare(
     match other {
         Some(other) => {
             let mid = rare.len() / 2;
-            other[..cap].fill(0);
+            other[..cap].fill(M::ZERO);
             let (rare_a, rare_b) = rare.split_at(mid);
             let (values_a, values_b) = rare_values.split_at(mid);
             rayon::join(
@@ -1870,34 +1925,37 @@ const PLAIN_SCAN: usize = 256;
 const PLAIN_WHEN_MISSING: usize = 8;
 
 /// Writes to `out[w]` the bits of the values `64w..64w + 64` whose `seen` entry is 0.
-fn unseen_words(seen: &[Mark], out: &mut [u64]) {
+fn unseen_words<M: Mark>(seen: &[M], out: &mut [u64]) {
     for (w, word) in out.iter_mut().enumerate() {
         let (marks, _) = seen[w * 64..w * 64 + 64].as_chunks::<64>();
         *word = unseen_bits(&marks[0]);
     }
 }
 
-/// Bit `i` set where `marks[i]` is 0 (marks are 0 or 1): sixteen at a time, packed to bytes
-/// and compared (SSE2, part of every x86-64).
+/// Bit `i` set where `marks[i]` is 0 (marks are 0 or 1): sixteen at a time, words packed to
+/// bytes, then compared (SSE2, part of every x86-64).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn unseen_bits(marks: &[Mark; 64]) -> u64 {
+fn unseen_bits<M: Mark>(marks: &[M; 64]) -> u64 {
     use std::arch::x86_64::{
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
         _mm_packs_epi32, _mm_setzero_si128,
     };
+    let p = marks.as_ptr().cast::<__m128i>();
     let mut bits = 0u64;
-    for (k, chunk) in marks.as_chunks::<16>().0.iter().enumerate() {
-        let p = chunk.as_ptr().cast::<__m128i>();
-        // SAFETY: SSE2 is in every x86-64 CPU; the four unaligned loads read the 16 marks of
-        // `chunk` (64 bytes).
+    for k in 0..4 {
+        // SAFETY: SSE2 is in every x86-64 CPU; the unaligned loads read marks 16k..16k + 16
+        // (16 bytes of byte marks, 64 of word marks), inside `marks`.
         let zero = unsafe {
-            let low = _mm_packs_epi32(_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)));
-            let high = _mm_packs_epi32(_mm_loadu_si128(p.add(2)), _mm_loadu_si128(p.add(3)));
-            _mm_movemask_epi8(_mm_cmpeq_epi8(
-                _mm_packs_epi16(low, high),
-                _mm_setzero_si128(),
-            ))
+            let bytes = if size_of::<M>() == 1 {
+                _mm_loadu_si128(p.add(k))
+            } else {
+                let q = p.add(4 * k);
+                let low = _mm_packs_epi32(_mm_loadu_si128(q), _mm_loadu_si128(q.add(1)));
+                let high = _mm_packs_epi32(_mm_loadu_si128(q.add(2)), _mm_loadu_si128(q.add(3)));
+                _mm_packs_epi16(low, high)
+            };
+            _mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128()))
         };
         bits |= u64::from(zero as u16) << (16 * k);
     }
@@ -1906,11 +1964,11 @@ fn unseen_bits(marks: &[Mark; 64]) -> u64 {
 
 /// Bit `i` set where `marks[i]` is 0.
 #[cfg(not(target_arch = "x86_64"))]
-fn unseen_bits(marks: &[Mark; 64]) -> u64 {
+fn unseen_bits<M: Mark>(marks: &[M; 64]) -> u64 {
     marks
         .iter()
         .enumerate()
-        .fold(0, |bits, (i, &m)| bits | u64::from(m == 0) << i)
+        .fold(0, |bits, (i, &m)| bits | u64::from(m == M::ZERO) << i)
 }
 
 /// Where a pair scan of the sparse mode starts. Every order looks at every pair before it
@@ -2745,17 +2803,21 @@ mod tests {
     }
 
     /// The marking arrays of values from [`small::SMALL_CAP`] up, taken by every code of up to three
-    /// digits (whose values stay below it), on every path, on one thread and on two.
+    /// digits (whose values stay below it), on every path with marks of both widths, on one
+    /// thread and on two.
     #[test]
     fn marking_arrays_agree_on_every_short_code() {
         for path in Simd::available() {
-            let wide = |engine: &mut Engine| {
-                engine.small_cap = 0;
-                engine.set_simd(path).unwrap();
-            };
-            let runs = every_short_code_on_two_threads(wide);
-            assert!(runs.iter().any(|run| run.stats.scanned_pairs > 0));
-            every_short_code_on_one_thread(wide, &format!("on {path}"));
+            for width in MarkWidth::BOTH {
+                let wide = |engine: &mut Engine| {
+                    engine.small_cap = 0;
+                    engine.set_simd(path).unwrap();
+                    engine.set_marks(width);
+                };
+                let runs = every_short_code_on_two_threads(wide);
+                assert!(runs.iter().any(|run| run.stats.scanned_pairs > 0));
+                every_short_code_on_one_thread(wide, &format!("on {path}, {width:?} marks"));
+            }
         }
     }
 
@@ -2764,10 +2826,12 @@ mod tests {
     /// and on two.
     #[test]
     fn small_values_agree_on_every_short_code() {
-        for word_scan in [0, 1, 9] {
+        for (i, word_scan) in [0, 1, 9].into_iter().enumerate() {
             let small = |engine: &mut Engine| {
                 engine.small_list = usize::MAX;
                 engine.word_scan = word_scan;
+                // The batch's marks are read as bits here: both widths, in turn.
+                engine.set_marks(MarkWidth::BOTH[i % 2]);
             };
             every_short_code_on_two_threads(small);
             every_short_code_on_one_thread(small, &format!("{word_scan} pairs on words"));
@@ -2775,17 +2839,20 @@ mod tests {
     }
 
     /// Batches marked ahead by a second thread, from the first heap where they apply, on
-    /// every code of up to three digits.
+    /// every code of up to three digits, with marks of both widths.
     #[test]
     fn batches_ahead_agree_on_every_short_code() {
         // Pairs allowed too: where batches ahead are wanted they come first, and heaps step one
         // at a time to the next batch (pairs from an odd heap would never reach one).
-        let runs = every_short_code_on_two_threads(|engine| {
-            engine.ahead_min = 0;
-            engine.pair_min_work = 0.0;
-        });
-        let ahead: u64 = runs.iter().map(|run| run.stats.batches_ahead).sum();
-        assert!(ahead > 10_000, "{ahead} batches ahead");
+        for width in MarkWidth::BOTH {
+            let runs = every_short_code_on_two_threads(|engine| {
+                engine.ahead_min = 0;
+                engine.pair_min_work = 0.0;
+                engine.set_marks(width);
+            });
+            let ahead: u64 = runs.iter().map(|run| run.stats.batches_ahead).sum();
+            assert!(ahead > 10_000, "{ahead} batches ahead, {width:?} marks");
+        }
     }
 
     #[test]
@@ -3276,16 +3343,20 @@ mod tests {
     }
 
     proptest! {
-        /// The packed comparison of [`unseen_words`] against the definition, marks 0 or 1.
+        /// The packed comparison of [`unseen_words`] against the definition, marks 0 or 1 of
+        /// both widths.
         #[test]
         fn unseen_words_are_the_unmarked_values(
             marks in prop::collection::vec(prop::bool::weighted(0.7), 64 * 3),
         ) {
-            let seen: Vec<Mark> = marks.iter().map(|&m| Mark::from(m)).collect();
-            let mut words = [0u64; 3];
-            unseen_words(&seen, &mut words);
+            let bytes: Vec<u8> = marks.iter().map(|&m| u8::from(m)).collect();
+            let words: Vec<u32> = marks.iter().map(|&m| u32::from(m)).collect();
+            let (mut from_bytes, mut from_words) = ([0u64; 3], [0u64; 3]);
+            unseen_words(&bytes, &mut from_bytes);
+            unseen_words(&words, &mut from_words);
             for (v, &m) in marks.iter().enumerate() {
-                prop_assert_eq!(words[v / 64] >> (v % 64) & 1 == 1, !m, "value {}", v);
+                prop_assert_eq!(from_bytes[v / 64] >> (v % 64) & 1 == 1, !m, "value {}", v);
+                prop_assert_eq!(from_words[v / 64] >> (v % 64) & 1 == 1, !m, "value {}", v);
             }
         }
     }

@@ -30,11 +30,118 @@ pub(crate) const MAX_LIST: usize = 16;
 /// Values the scans can look up: below 2048.
 pub(crate) const TABLE_BITS: usize = 2048;
 
-/// One entry of the engine's marking arrays (`seen[v] != 0`: some option has value v).
-/// Marking is a store per pair at a data-dependent place, and on a Zen 3 (AVX2, 2026-11-28,
-/// a loop of stores alone) 32-bit stores ran at about 1.1 cycles each against 2.0 for 8- and
-/// 16-bit ones, so the entries are 32-bit although they hold 0 or 1.
-pub(crate) type Mark = u32;
+/// One entry of the engine's marking arrays (`seen[v] != 0`: some option has value v): a
+/// byte or a 32-bit word, as [`MarkWidth`] chooses.
+pub(crate) trait Mark:
+    Copy + Eq + std::ops::BitOrAssign + Send + Sync + 'static + sealed::Sealed
+{
+    /// No option has the value.
+    const ZERO: Self;
+    /// Some option has the value.
+    const ONE: Self;
+}
+
+impl Mark for u8 {
+    const ZERO: u8 = 0;
+    const ONE: u8 = 1;
+}
+
+impl Mark for u32 {
+    const ZERO: u32 = 0;
+    const ONE: u32 = 1;
+}
+
+mod sealed {
+    /// Only `u8` and `u32` are marks: [`super::MarkArray`] relies on it.
+    pub trait Sealed {}
+    impl Sealed for u8 {}
+    impl Sealed for u32 {}
+}
+
+/// The width of the marking arrays' entries. Marking is a store per pair at a data-dependent
+/// place. On a Zen 3 (AVX2, 2026-11-28, a loop of stores alone) 32-bit stores ran at about 1.1
+/// cycles each against 2.0 for 8- and 16-bit ones (0.007 to 2^18 took ×0.82 the time with
+/// words); on a Zen 4 (AVX-512, 2026-12-07) bytes were faster on every path (0.6 to 2^20 ×0.91
+/// the time of words, 0.007 to 2^18 ×0.93), their arrays a quarter the size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MarkWidth {
+    Byte,
+    Word,
+}
+
+impl MarkWidth {
+    /// Both widths, for tests.
+    #[cfg(test)]
+    pub(crate) const BOTH: [MarkWidth; 2] = [MarkWidth::Byte, MarkWidth::Word];
+
+    /// The width of marks of type `M`.
+    pub(crate) fn of<M: Mark>() -> MarkWidth {
+        if size_of::<M>() == 1 {
+            MarkWidth::Byte
+        } else {
+            MarkWidth::Word
+        }
+    }
+
+    /// Bytes where the CPU has AVX-512 (F and BW), words elsewhere: the two kinds of CPU
+    /// measured above.
+    pub(crate) fn for_this_cpu() -> MarkWidth {
+        if Simd::Avx512.is_available() {
+            MarkWidth::Byte
+        } else {
+            MarkWidth::Word
+        }
+    }
+}
+
+/// Evaluates `$body` with the type `$m` the marks of `$width` (a [`MarkWidth`]): the one
+/// place where a width chooses the code that runs.
+macro_rules! with_marks {
+    ($width:expr, $m:ident => $body:expr) => {
+        match $width {
+            $crate::heap::scan::MarkWidth::Byte => {
+                type $m = u8;
+                $body
+            }
+            $crate::heap::scan::MarkWidth::Word => {
+                type $m = u32;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_marks;
+
+/// A marking array of `len` entries of either width, zeroed when made; [`MarkArray::get`]
+/// reads it at one width. Switching widths reads what the other width wrote, so an engine
+/// keeps one width for an array's life.
+pub(crate) struct MarkArray {
+    words: Box<[u32]>,
+    len: usize,
+}
+
+impl MarkArray {
+    /// `len` zero entries (room for `len` words).
+    pub(crate) fn new(len: usize) -> MarkArray {
+        MarkArray {
+            words: vec![0; len].into_boxed_slice(),
+            len,
+        }
+    }
+
+    /// The entries as marks of type `M`.
+    pub(crate) fn get<M: Mark>(&self) -> &[M] {
+        // SAFETY: `M` is u8 or u32 (sealed): every bit pattern is one, its alignment divides
+        // u32's, and `len` of them take at most the `len` words' bytes.
+        unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<M>(), self.len) }
+    }
+
+    /// The entries as marks of type `M`, to write.
+    pub(crate) fn get_mut<M: Mark>(&mut self) -> &mut [M] {
+        // SAFETY: as in `get`; the slice borrows the words mutably.
+        unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr().cast::<M>(), self.len) }
+    }
+}
 
 /// A set of values below [`TABLE_BITS`] as words of 16 bits: the layout the AVX-512 word
 /// permutes read as a lookup table.
@@ -52,10 +159,10 @@ impl WantTable {
     }
 
     /// The values `v < below` with `seen[v] == 0`.
-    pub(crate) fn unseen(seen: &[Mark], below: usize) -> WantTable {
+    pub(crate) fn unseen<M: Mark>(seen: &[M], below: usize) -> WantTable {
         let mut table = WantTable::EMPTY;
         for (v, &mark) in seen[..below.min(TABLE_BITS)].iter().enumerate() {
-            if mark == 0 {
+            if mark == M::ZERO {
                 table.0[v >> 4] |= 1 << (v & 15);
             }
         }

@@ -7,7 +7,7 @@
 //! listed: twice the time when marked here).
 
 use super::{Engine, Mode, Stats, Worker};
-use crate::heap::scan::{scan_pairs, WantTable};
+use crate::heap::scan::{scan_pairs, Mark, WantTable};
 use crate::simd::Simd;
 use std::ops::{BitAnd, BitOr, BitOrAssign, Not, Range};
 
@@ -190,7 +190,7 @@ impl SmallMarks {
 
 impl Engine {
     /// G(n) in the sparse mode when every value is below the width of `W` (see the module).
-    pub(super) fn small_value<W: Word>(
+    pub(super) fn small_value<W: Word, M: Mark>(
         &self,
         w: &mut Worker,
         n: usize,
@@ -223,9 +223,9 @@ impl Engine {
             };
         }
         if batched {
-            let marks = &self.batch.lane(n.wrapping_sub(self.batch.start))[..self.cap];
+            let marks = &self.batch.lane::<M>(n.wrapping_sub(self.batch.start))[..self.cap];
             for (v, &m) in marks.iter().enumerate() {
-                if m != 0 {
+                if m != M::ZERO {
                     seen |= W::bit(v as u16);
                 }
             }
