@@ -276,15 +276,28 @@ impl Batch {
         cap: usize,
         near: Option<(&[u16], usize)>,
     ) {
-        let args = (values, offset, rare, rare_values, splits);
-        with_marks!(self.width, M => self.fill_as::<M>(args, start, least, cap, near));
+        with_marks!(self.width, M => self.fill_as::<M>(
+            values,
+            offset,
+            rare,
+            rare_values,
+            splits,
+            start,
+            least,
+            cap,
+            near
+        ));
     }
 
     /// [`Batch::fill`] with marks of type `M`, the batch's width.
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::too_many_arguments)]
     fn fill_as<M: Mark>(
         &mut self,
-        (values, offset, rare, rare_values, splits): (&[u16], usize, &[u32], &[u16], &[usize]),
+        values: &[u16],
+        offset: usize,
+        rare: &[u32],
+        rare_values: &[u16],
+        splits: &[usize],
         start: usize,
         least: usize,
         cap: usize,
@@ -433,8 +446,6 @@ pub struct Engine {
     pair_min_work: f64,
     /// Bit v is the mask parity of v, for v < TABLE_BITS + 64 (the fast search for c).
     class_words: [u64; TABLE_BITS / 64 + 1],
-    /// The width of every marking array's entries.
-    marks: MarkWidth,
     /// Rare-pair marks of the next [`BATCH`] heaps, computed together (see [`Batch`]).
     batch: Batch,
     /// The marks of the batch after it, computed by a second thread (see
@@ -501,7 +512,6 @@ impl Engine {
         let heap_parity_allowed =
             !splits.is_empty() && splits.iter().all(|&t| t % 2 == splits[0] % 2);
         let pairs_independent = take_one.iter().all(|&t| t >= 2) && splits.iter().all(|&t| t >= 1);
-        let marks = MarkWidth::for_this_cpu();
         Ok(Engine {
             code: code.clone(),
             unequal: code.unequal_splits(),
@@ -523,8 +533,7 @@ impl Engine {
             pairs_independent,
             heavy: false,
             pair_min_work: PAIR_MIN_WORK,
-            marks,
-            batch: Batch::new(marks),
+            batch: Batch::new(MarkWidth::for_this_cpu()),
             ahead: None,
             hold_reviews: false,
             ahead_min: AHEAD_MIN_LIST,
@@ -879,7 +888,6 @@ impl Engine {
     /// arrays, so only before the first heap is stepped.
     #[cfg(test)]
     fn set_marks(&mut self, width: MarkWidth) {
-        self.marks = width;
         self.workers = vec![Worker::new()];
         self.batch = Batch::new(width);
         self.ahead = None;
@@ -1016,8 +1024,8 @@ impl Engine {
         } else if !(self.batch.valid && self.batch.start == n) {
             self.fill_batch(n);
         }
-        let marks = self.marks;
-        let mut ahead = self.ahead.take().unwrap_or_else(|| Batch::new(marks));
+        let width = self.batch.width;
+        let mut ahead = self.ahead.take().unwrap_or_else(|| Batch::new(width));
         // Room for the batch's appends, so that no list moves while the other thread reads it.
         self.values.reserve(BATCH);
         self.rare.reserve(BATCH);
@@ -1216,7 +1224,8 @@ impl Engine {
     /// stop two heaps below it, see [`Engine::step_pair`]), into `w`'s marking arrays and
     /// counters; with `split_allowed`, long markings may be split between two threads.
     fn heap_value(&self, w: &mut Worker, n: usize, split_allowed: bool) -> usize {
-        with_marks!(self.marks, M => self.heap_value_as::<M>(w, n, split_allowed))
+        // The batch's width is the engine's: every marking array has it.
+        with_marks!(self.batch.width, M => self.heap_value_as::<M>(w, n, split_allowed))
     }
 
     /// [`Engine::heap_value`] with marks of type `M`, the engine's width.
@@ -1438,7 +1447,7 @@ impl Engine {
             let parity = |v: usize| (v as u32 & u32::from(mask)).count_ones() & 1;
             // Every option of the known parity is marked now.
             let c = mex(w.seen.get::<M>(), 0, usize::MAX, |v| parity(v) == known);
-            let mut remaining = w.seen.get_mut::<M>()[..c]
+            let mut remaining = w.seen.get::<M>()[..c]
                 .iter()
                 .filter(|&&s| s == M::ZERO)
                 .count();
@@ -1801,7 +1810,7 @@ fn mark_pairs<M: Mark>(
 /// Pairs that [`mark_pairs`] marks one by one before it scans for the values still missing.
 const PLAIN_PAIRS: usize = 512;
 
-/// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`, one byte store each.
+/// Marks `G(a) ⊕ G(s − a)` for `a` in `first..=last`, one store each.
 fn mark_plain<M: Mark>(seen: &mut [M], values: &[u16], s: usize, first: usize, last: usize) {
     // A fixed length lets the compiler drop the bounds checks on u16 indices.
     let Some(seen) = seen
