@@ -120,10 +120,11 @@ fn fingerprint(settings: &Settings, path: Simd) -> String {
 }
 
 /// The default set: (code, heap size).
-const DEFAULT_SET: [(&str, u64); 11] = [
+const DEFAULT_SET: [(&str, u64); 12] = [
     ("0.6", 1 << 20),
     ("0.6", 1 << 22),
-    ("0.007", 1 << 18),
+    ("0.007", 1 << 20),
+    ("0.007", 1 << 22),
     ("0.106", 1 << 20),
     ("0.106", 1 << 22),
     ("0.16", 1 << 20),
@@ -201,6 +202,7 @@ struct Report {
     cpu: String,
     features: Vec<&'static str>,
     simd: String,
+    marks: &'static str,
     peer: String,
     load_start: String,
     load_end: String,
@@ -656,12 +658,13 @@ pub fn run(settings: &Settings) -> Result<()> {
         println!("CPU: {}", cpu_model());
         println!("features: {}", cpu_features().join(" "));
         println!(
-            "octal scan path: {path} (this CPU runs {})",
+            "octal scan path: {path} (this CPU runs {}); marking arrays of {}",
             Simd::available()
                 .iter()
                 .map(|p| p.name())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            rare::marks_for_this_cpu()
         );
         println!(
             "peer: {} (methods {}, each stopped past {} s CPU{} or past the best so far)",
@@ -739,6 +742,7 @@ pub fn run(settings: &Settings) -> Result<()> {
             cpu: cpu_model(),
             features: cpu_features(),
             simd: path.to_string(),
+            marks: rare::marks_for_this_cpu(),
             peer: if missing {
                 "missing".into()
             } else {

@@ -251,10 +251,9 @@ struct Batch {
     /// For the first two split digits and each heap, the first pair `a` of the
     /// [`PLAIN_SCAN`] pairs near the middle that the batch marked too (0: none).
     plain: Vec<[usize; BATCH]>,
-    /// One marking array per heap, `MARKS` entries each ([`Batch::lanes`]).
+    /// One marking array per heap, `MARKS` entries each ([`Batch::lanes`]), of the
+    /// engine's mark width.
     marks: MarkArray,
-    /// The width of the marks.
-    width: MarkWidth,
 }
 
 impl Batch {
@@ -276,7 +275,7 @@ impl Batch {
         cap: usize,
         near: Option<(&[u16], usize)>,
     ) {
-        with_marks!(self.width, M => self.fill_as::<M>(
+        with_marks!(self.marks.width(), M => self.fill_as::<M>(
             values,
             offset,
             rare,
@@ -352,7 +351,6 @@ impl Batch {
 
     /// The marking arrays, one per heap of the batch, as marks of the batch's width `M`.
     fn lanes<M: Mark>(&mut self) -> &mut [[M; MARKS]; BATCH] {
-        debug_assert_eq!(self.width, MarkWidth::of::<M>());
         self.marks
             .get_mut::<M>()
             .as_chunks_mut()
@@ -363,7 +361,6 @@ impl Batch {
 
     /// The marking array of heap `start + j`, as marks of the batch's width `M`.
     fn lane<M: Mark>(&self, j: usize) -> &[M; MARKS] {
-        debug_assert_eq!(self.width, MarkWidth::of::<M>());
         &self.marks.get::<M>().as_chunks().0[j]
     }
 
@@ -374,8 +371,7 @@ impl Batch {
             cap: 1,
             covered: Vec::new(),
             plain: Vec::new(),
-            marks: MarkArray::new(MARKS * BATCH),
-            width,
+            marks: MarkArray::new(MARKS * BATCH, width),
         }
     }
 }
@@ -397,10 +393,10 @@ struct Worker {
 }
 
 impl Worker {
-    fn new() -> Worker {
+    fn new(width: MarkWidth) -> Worker {
         Worker {
-            seen: MarkArray::new(SEEN),
-            seen_other: MarkArray::new(1 << 16),
+            seen: MarkArray::new(SEEN, width),
+            seen_other: MarkArray::new(1 << 16, width),
             scan_order: ScanOrder::default(),
             stats: Stats::default(),
             scratch: Vec::new(),
@@ -512,6 +508,7 @@ impl Engine {
         let heap_parity_allowed =
             !splits.is_empty() && splits.iter().all(|&t| t % 2 == splits[0] % 2);
         let pairs_independent = take_one.iter().all(|&t| t >= 2) && splits.iter().all(|&t| t >= 1);
+        let width = MarkWidth::for_this_cpu();
         Ok(Engine {
             code: code.clone(),
             unequal: code.unequal_splits(),
@@ -529,11 +526,11 @@ impl Engine {
             cap: 1,
             next_review: FIRST_REVIEW,
             list_at_review: 0,
-            workers: vec![Worker::new()],
+            workers: vec![Worker::new(width)],
             pairs_independent,
             heavy: false,
             pair_min_work: PAIR_MIN_WORK,
-            batch: Batch::new(MarkWidth::for_this_cpu()),
+            batch: Batch::new(width),
             ahead: None,
             hold_reviews: false,
             ahead_min: AHEAD_MIN_LIST,
@@ -888,7 +885,7 @@ impl Engine {
     /// arrays, so only before the first heap is stepped.
     #[cfg(test)]
     fn set_marks(&mut self, width: MarkWidth) {
-        self.workers = vec![Worker::new()];
+        self.workers = vec![Worker::new(width)];
         self.batch = Batch::new(width);
         self.ahead = None;
     }
@@ -1024,7 +1021,7 @@ impl Engine {
         } else if !(self.batch.valid && self.batch.start == n) {
             self.fill_batch(n);
         }
-        let width = self.batch.width;
+        let width = self.batch.marks.width();
         let mut ahead = self.ahead.take().unwrap_or_else(|| Batch::new(width));
         // Room for the batch's appends, so that no list moves while the other thread reads it.
         self.values.reserve(BATCH);
@@ -1145,7 +1142,7 @@ impl Engine {
         }
         self.prepare_batch(n..=n + 1, false);
         if self.workers.len() < 2 {
-            self.workers.push(Worker::new());
+            self.workers.push(Worker::new(self.batch.marks.width()));
         }
         let mut workers = std::mem::take(&mut self.workers);
         let (first, second) = workers.split_at_mut(1);
@@ -1225,7 +1222,7 @@ impl Engine {
     /// counters; with `split_allowed`, long markings may be split between two threads.
     fn heap_value(&self, w: &mut Worker, n: usize, split_allowed: bool) -> usize {
         // The batch's width is the engine's: every marking array has it.
-        with_marks!(self.batch.width, M => self.heap_value_as::<M>(w, n, split_allowed))
+        with_marks!(self.batch.marks.width(), M => self.heap_value_as::<M>(w, n, split_allowed))
     }
 
     /// [`Engine::heap_value`] with marks of type `M`, the engine's width.
@@ -2039,6 +2036,15 @@ impl ScanOrder {
         // The last few hundred scans of each order weigh most.
         self.pairs[i] = self.pairs[i] * 0.995 + pairs as f64;
         self.scans[i] = self.scans[i] * 0.995 + 1.0;
+    }
+}
+
+/// The entries of the marking arrays that engines use on this CPU: "bytes" where it has
+/// AVX-512 F and BW, "32-bit words" elsewhere (which was faster on each kind measured).
+pub fn marks_for_this_cpu() -> &'static str {
+    match MarkWidth::for_this_cpu() {
+        MarkWidth::Byte => "bytes",
+        MarkWidth::Word => "32-bit words",
     }
 }
 
@@ -3368,6 +3374,20 @@ mod tests {
                 prop_assert_eq!(from_words[v / 64] >> (v % 64) & 1 == 1, !m, "value {}", v);
             }
         }
+    }
+
+    /// A marking array holds `len` zeroed marks of its width, and refuses to be read at the
+    /// other width (a word read of a byte array would run past its allocation).
+    #[test]
+    fn marking_arrays_are_read_at_their_width() {
+        let mut bytes = MarkArray::new(5, MarkWidth::Byte);
+        assert_eq!(bytes.get::<u8>(), &[0; 5]);
+        bytes.get_mut::<u8>()[4] = 1;
+        assert_eq!(bytes.get::<u8>(), &[0, 0, 0, 0, 1]);
+        assert_eq!(MarkArray::new(3, MarkWidth::Word).get::<u32>(), &[0; 3]);
+        let wrong =
+            std::panic::catch_unwind(|| MarkArray::new(8, MarkWidth::Byte).get::<u32>().len());
+        assert!(wrong.is_err(), "a byte array read as words");
     }
 
     #[test]

@@ -112,32 +112,53 @@ macro_rules! with_marks {
 }
 pub(crate) use with_marks;
 
-/// A marking array of `len` entries of either width, zeroed when made; [`MarkArray::get`]
-/// reads it at one width. Switching widths reads what the other width wrote, so an engine
-/// keeps one width for an array's life.
+/// A marking array of `len` entries of one width, zeroed when made; [`MarkArray::get`] reads
+/// it as marks of that width (and refuses the other).
 pub(crate) struct MarkArray {
     words: Box<[u32]>,
     len: usize,
+    width: MarkWidth,
 }
 
 impl MarkArray {
-    /// `len` zero entries (room for `len` words).
-    pub(crate) fn new(len: usize) -> MarkArray {
+    /// `len` zero entries of `width` (bytes take a quarter of the room of words).
+    pub(crate) fn new(len: usize, width: MarkWidth) -> MarkArray {
+        let words = match width {
+            MarkWidth::Byte => len.div_ceil(4),
+            MarkWidth::Word => len,
+        };
         MarkArray {
-            words: vec![0; len].into_boxed_slice(),
+            words: vec![0; words].into_boxed_slice(),
             len,
+            width,
         }
     }
 
-    /// The entries as marks of type `M`.
+    /// The width of the entries.
+    pub(crate) fn width(&self) -> MarkWidth {
+        self.width
+    }
+
+    /// The entries as marks of type `M`, the array's width.
     pub(crate) fn get<M: Mark>(&self) -> &[M] {
-        // SAFETY: `M` is u8 or u32 (sealed): every bit pattern is one, its alignment divides
-        // u32's, and `len` of them take at most the `len` words' bytes.
+        assert_eq!(
+            MarkWidth::of::<M>(),
+            self.width,
+            "marks read at their width"
+        );
+        // SAFETY: `M` is u8 or u32 (sealed): every bit pattern is one and its alignment
+        // divides u32's; `M` has the array's width (asserted), for which `new` allocated
+        // `len` of them.
         unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<M>(), self.len) }
     }
 
-    /// The entries as marks of type `M`, to write.
+    /// The entries as marks of type `M`, the array's width, to write.
     pub(crate) fn get_mut<M: Mark>(&mut self) -> &mut [M] {
+        assert_eq!(
+            MarkWidth::of::<M>(),
+            self.width,
+            "marks written at their width"
+        );
         // SAFETY: as in `get`; the slice borrows the words mutably.
         unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr().cast::<M>(), self.len) }
     }
