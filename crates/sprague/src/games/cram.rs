@@ -231,6 +231,8 @@ pub struct Region<W> {
     cols: u8,
     /// What is known of its value: 0 nothing, 1 not zero, `2 + v` the value v.
     known: u8,
+    /// The number of cells (the search's weight, counted once).
+    cells: u8,
 }
 
 impl<W: Word> Region<W> {
@@ -527,6 +529,7 @@ impl<W: Word> CramParts<W> {
             rows: h as u8,
             cols: w as u8,
             known: 0,
+            cells: part.ones() as u8,
         };
         region.known = match self.value_without_search(&region) {
             Known::Unknown => 0,
@@ -762,7 +765,7 @@ impl<W: Word> SplitGame for CramParts<W> {
     }
 
     fn weight(&self, part: &Region<W>) -> u32 {
-        part.bits.ones()
+        u32::from(part.cells)
     }
 
     #[inline]
