@@ -421,9 +421,31 @@ impl<W: Word> CramParts<W> {
         self.components(&frame, rows as u32, rest, out);
     }
 
-    /// [`CramParts::components`] not inlined, for its rare recursion.
+    /// [`CramParts::components`] out of line, for its recursion, in the kernel's copy for
+    /// the CPU's bit instructions where it has them.
     #[inline(never)]
     fn components_again(&self, f: &Frame<W>, rows: u32, x: W, out: &mut impl FnMut(Region<W>)) {
+        if self.bit_ops {
+            // SAFETY: `bit_ops` is set only where the CPU has the features (x86-64 only).
+            #[cfg(target_arch = "x86_64")]
+            return unsafe { self.components_bit_ops(f, rows, x, out) };
+        }
+        self.components(f, rows, x, out);
+    }
+
+    /// [`CramParts::components`] with the instructions of [`CramParts::options_bit_ops`].
+    ///
+    /// # Safety
+    /// The CPU must have those features.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,gfni")]
+    unsafe fn components_bit_ops(
+        &self,
+        f: &Frame<W>,
+        rows: u32,
+        x: W,
+        out: &mut impl FnMut(Region<W>),
+    ) {
         self.components(f, rows, x, out);
     }
 
@@ -445,7 +467,7 @@ impl<W: Word> CramParts<W> {
             if cut == W::ZERO || part == x {
                 out(self.canonical(f, rows, part));
             } else {
-                // A part cut off at a 2×2 block may reduce further (seldom: out of line).
+                // A part cut off at a 2×2 block may reduce further.
                 self.components_again(f, rows, self.reduce(f, part), out);
             }
         }
