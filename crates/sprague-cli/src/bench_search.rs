@@ -325,6 +325,10 @@ pub fn run_bench(options: &Options<'_>) -> Result<()> {
     let peer = find_peer(options.peer);
     println!("CPU: {}", sprague::simd::cpu_model());
     println!("features: {}", sprague::simd::cpu_features().join(" "));
+    println!(
+        "Cram's kernel runs on: {}",
+        sprague::games::cram::kernel_instructions()
+    );
     println!("load average at start: {}", load_average());
     match &peer {
         Some(p) => println!("peer: {}", p.display()),

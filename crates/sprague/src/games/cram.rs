@@ -221,6 +221,29 @@ macro_rules! word {
 word!(u64);
 word!(u128);
 
+/// Whether this CPU runs the search kernel's copy for its bit instructions (POPCNT, LZCNT,
+/// BMI1, BMI2, GFNI).
+fn has_bit_ops() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("lzcnt")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("gfni");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The instructions the search kernel (splitting and keying regions) runs on, on this CPU:
+/// for `sprague bench search` to print beside its figures.
+pub fn kernel_instructions() -> &'static str {
+    if has_bit_ops() {
+        "popcnt lzcnt bmi1 bmi2 gfni"
+    } else {
+        "baseline x86-64 (or this target's)"
+    }
+}
+
 /// A component of a Cram position in the search's canonical form: cropped to its bounding
 /// box (`rows × cols`, row-major bits), connected, every cell with a neighbour, stars
 /// reduced, and the least image under the box's symmetries (at most as many rows as columns).
@@ -375,19 +398,11 @@ impl<W: Word> CramParts<W> {
                 );
             }
         }
-        #[cfg(target_arch = "x86_64")]
-        let bit_ops = std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("gfni");
-        #[cfg(not(target_arch = "x86_64"))]
-        let bit_ops = false;
         CramParts {
             first_column,
             dawson,
             reciprocal,
-            bit_ops,
+            bit_ops: has_bit_ops(),
         }
     }
 
