@@ -240,7 +240,7 @@ pub fn kernel_instructions() -> &'static str {
     if has_bit_ops() {
         "popcnt lzcnt bmi1 bmi2 gfni"
     } else {
-        "baseline x86-64 (or this target's)"
+        "the target's baseline instructions"
     }
 }
 
