@@ -2066,8 +2066,8 @@ fn estimate(to: usize, packing: Option<usize>) -> u64 {
     // A rare list of one heap in 64 (4 + 2 bytes an entry; 0.6 has 1,583 to 2^32, and a
     // longer list is caught by the budget as the run goes), the period check's 4 bytes for
     // each heap of the half table it compares (at most MAX_PERIOD), and the histogram and
-    // marking arrays (32-bit entries: the batch's 16 arrays of 2^16 are 4 MiB, each thread's
-    // own 1.25 MiB).
+    // marking arrays (counted at 32-bit entries: the batch's 16 arrays of 2^16 are 4 MiB, each
+    // thread's own 1.25 MiB; byte marks take a quarter).
     let rare = heaps.div_ceil(64) * 6;
     let period = (heaps / 2).min(MAX_PERIOD) * 4;
     values + rare + period + (8 << 20)
