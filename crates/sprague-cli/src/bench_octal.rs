@@ -726,7 +726,18 @@ pub fn run(settings: &Settings) -> Result<()> {
             );
         }
         missing |= peer_missing;
-        if !settings.json {
+        if settings.json {
+            // Stdout holds one JSON object at the end; a long sweep says how far it is here.
+            eprintln!(
+                "sprague: {} of {}: {} to {}, sprague {:.3} s CPU, ratio {}",
+                rows.len() + 1,
+                cases.len(),
+                row.game,
+                row.n,
+                row.ours.first().map_or(0.0, |o| o.times.cpu),
+                row.ours.first().map_or("-".into(), |o| ratio_text(&row, o))
+            );
+        } else {
             print_row(&row);
         }
         rows.push(row);

@@ -274,6 +274,13 @@ fn bench_octal_compares_checksums_with_the_peer() {
     let alone = without_peer("0.6,4.7", "1");
     assert_eq!(alone.code, 0, "{}", alone.stderr);
     assert!(alone.stderr.contains("is missing"), "{}", alone.stderr);
+    // With --json, stdout is one object; stderr says how far the run is, a line a game.
+    assert!(
+        alone.stderr.contains("sprague: 1 of 2: 0.6 to 3000")
+            && alone.stderr.contains("sprague: 2 of 2: 4.7 to 3000"),
+        "{}",
+        alone.stderr
+    );
     let report: serde_json::Value = serde_json::from_str(&alone.stdout).unwrap();
     assert_eq!(report["peer"], "missing");
     let rows = report["rows"].as_array().unwrap();
