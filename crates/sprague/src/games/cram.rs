@@ -1129,6 +1129,16 @@ mod tests {
         );
     }
 
+    /// The nim value of the cells `bits` of a `rows × cols` frame, searched with `kernel`.
+    fn kernel_value<W: Word>(kernel: CramParts<W>, bits: W, rows: usize, cols: usize) -> u64 {
+        let search = NimSearch::new(kernel, Settings::default()).unwrap();
+        let mut parts = Vec::new();
+        search
+            .game()
+            .split(bits, rows, cols, &mut |p| parts.push(p));
+        search.nim_value(&parts, &Budget::unlimited()).unwrap()
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
         #[test]
@@ -1143,22 +1153,12 @@ mod tests {
             let wide = (0..rows).fold(0u128, |b, r| {
                 b | ((board.bits() >> (r * cols)) & ((1 << cols) - 1)) << (r * 30)
             });
-            let search = NimSearch::new(CramParts::<u128>::new(), Settings::default()).unwrap();
-            let mut parts = Vec::new();
-            search.game().split(wide, rows, 30, &mut |p| parts.push(p));
-            proptest::prop_assert_eq!(
-                search.nim_value(&parts, &Budget::unlimited()).unwrap(),
-                plain.nim_value(&board).unwrap()
-            );
+            let expected = plain.nim_value(&board).unwrap();
+            proptest::prop_assert_eq!(kernel_value(CramParts::<u128>::new(), wide, rows, 30), expected);
             // And the narrow kernel on the baseline instructions (the CPU's bit
             // instructions are the default where it has them).
-            let search = NimSearch::new(CramParts::<u64>::without_bit_ops(), Settings::default()).unwrap();
-            let mut parts = Vec::new();
-            search.game().split(board.bits() as u64, rows, cols, &mut |p| parts.push(p));
-            proptest::prop_assert_eq!(
-                search.nim_value(&parts, &Budget::unlimited()).unwrap(),
-                plain.nim_value(&board).unwrap()
-            );
+            let narrow = CramParts::<u64>::without_bit_ops();
+            proptest::prop_assert_eq!(kernel_value(narrow, board.bits() as u64, rows, cols), expected);
         }
 
         #[test]
