@@ -24,7 +24,10 @@
 //!   (their partners are consecutive values).
 //! - Pair scans test 32 pairs at a time on CPUs with AVX-512 (detected at run time; a scalar
 //!   path is kept and tested): each XOR is looked up in a 2048-bit table of the values still
-//!   wanted, held in two registers, and only new values leave the vector loop.
+//!   wanted, held in four registers, and only new values leave the vector loop. In games
+//!   whose values pass 2048, the values still missing below c are looked up in a window of
+//!   2048, 4096 or 8192 values from the least of them (four to sixteen registers): 0.764 to
+//!   2^18 (values to 4665) took 22.9 s of CPU on Zen 4 pair by pair, 11.1 s with windows.
 //! - In the naive mode only values up to just above the recent maximum are looked for first,
 //!   since only values below the mex matter; a second pass runs when all of them are options.
 //! - With two threads in a sparse mode, the second thread marks the next batch's rare pairs
@@ -60,7 +63,9 @@
 
 use super::code::Code;
 use super::packed::{PackedValues, Rule};
-use super::scan::{scan_pairs, with_marks, Mark, MarkArray, MarkWidth, WantTable, TABLE_BITS};
+use super::scan::{
+    scan_pairs, unseen_range, with_marks, Mark, MarkArray, MarkWidth, WantTable, TABLE_BITS,
+};
 use crate::error::{Error, Result};
 use crate::heap::checkpoint::{self, Checkpoint};
 use crate::heap::period::find_period_of;
@@ -1363,78 +1368,24 @@ impl Engine {
                     break;
                 }
             }
-            let (mut want, mut remaining) = wanted_below(&unseen[..words], c);
+            // Filled in place: the table is 1 KiB, and moves of it showed in profiles.
+            let mut want = WantTable::EMPTY;
+            let mut remaining = wanted_below(&mut want, &unseen[..words], c);
             // The first pairs of a scan find most of many missing values: mark them plainly
             // (a store each), and scan for the fewer values left, each of which costs the
             // scan a branch and updates of its tables.
             let order = w.scan_order.choose();
-            let mut plain = [0usize; 2];
-            if batched && order == Order::NearMiddle {
-                // Pairs the batch marked already (computed ahead by a second thread).
-                for (i, &t) in self.splits.iter().enumerate().take(2) {
-                    if n < t + 2 {
-                        continue;
-                    }
-                    let last = (n - t) / 2;
-                    let start = order.start(last);
-                    if self.batch.plain.get(i).is_some_and(|p| p[lane] == start) {
-                        plain[i] = (start + PLAIN_SCAN - 1).min(last) + 1 - start;
-                    }
-                }
-            }
+            let mut plain = self.plain_in_batch(n, order, batched.then_some(lane));
             if remaining > PLAIN_WHEN_MISSING {
-                for (i, &t) in self.splits.iter().enumerate().take(2) {
-                    if n < t + 2 || plain[i] > 0 {
-                        continue;
-                    }
-                    let s = n - t;
-                    let last = if unequal { (s - 1) / 2 } else { s / 2 };
-                    let start = order.start(last);
-                    let end = (start + PLAIN_SCAN - 1).min(last);
-                    let seen = w.seen.get_mut::<M>();
-                    self.pairs(&mut w.scratch, s, (start, end), |v, s, a, b| {
-                        mark_plain(seen, v, s, a, b);
-                        true
-                    });
-                    plain[i] = end + 1 - start;
-                }
+                self.mark_plain_splits::<M>(w, n, order, &mut plain);
                 unseen_words(w.seen.get::<M>(), &mut unseen[..words]);
-                (want, remaining) = wanted_below(&unseen[..words], c);
+                remaining = wanted_below(&mut want, &unseen[..words], c);
             }
             w.stats.missing_values += remaining as u64;
             if remaining == 0 {
                 return c;
             }
-            let (seen, scratch) = (w.seen.get_mut::<M>(), &mut w.scratch);
-            for (i, &t) in self.splits.iter().enumerate() {
-                if n < t + 2 || remaining == 0 {
-                    continue;
-                }
-                let s = n - t;
-                let last = if unequal { (s - 1) / 2 } else { s / 2 };
-                // One thread: sharing this scan (chunks taken in turn, found values cleared in
-                // an atomic table) was measured slower on this shared two-core machine, since
-                // most scans end within a few thousand pairs.
-                let (cap, path) = (self.cap, self.simd);
-                let start = order.start(last);
-                let marked = plain.get(i).copied().unwrap_or(0);
-                let mut scanned = marked;
-                for (from, to) in [(start + marked, last), (1, start - 1)] {
-                    if remaining == 0 {
-                        break;
-                    }
-                    self.pairs(scratch, s, (from, to), |v, s, a, b| {
-                        scanned += scan_pairs(v, s, a, b, &mut want, cap, path, |x| {
-                            seen[usize::from(x)] = M::ONE;
-                            remaining -= 1;
-                            remaining > 0
-                        });
-                        remaining > 0
-                    });
-                }
-                w.scan_order.record(order, scanned);
-                w.stats.scanned_pairs += scanned as u64;
-            }
+            remaining = self.scan_splits::<M, 128>(w, n, (order, plain), &mut want, remaining);
             if remaining == 0 {
                 c
             } else {
@@ -1444,6 +1395,32 @@ impl Engine {
             let parity = |v: usize| (v as u32 & u32::from(mask)).count_ones() & 1;
             // Every option of the known parity is marked now.
             let c = mex(w.seen.get::<M>(), 0, usize::MAX, |v| parity(v) == known);
+            // The values missing below c, when they lie within one table's window: the
+            // AVX-512 scan looks 32 pairs up at a time (values from 2048 up are common here:
+            // 0.764 to 2^18 reaches 4665).
+            if self.simd == Simd::Avx512 {
+                let Some(range) = unseen_range(w.seen.get::<M>(), c) else {
+                    return c;
+                };
+                let lane = batched.then_some(lane);
+                let left = match range.1 - (range.0 & !63) {
+                    span if span < TABLE_BITS => self.scan_window::<M, 128>(w, n, c, range, lane),
+                    span if span < 2 * TABLE_BITS => {
+                        self.scan_window::<M, 256>(w, n, c, range, lane)
+                    }
+                    span if span < 4 * TABLE_BITS => {
+                        self.scan_window::<M, 512>(w, n, c, range, lane)
+                    }
+                    _ => None,
+                };
+                if let Some(left) = left {
+                    return if left == 0 {
+                        c
+                    } else {
+                        mex(w.seen.get::<M>(), 0, c, |_| true)
+                    };
+                }
+            }
             let mut remaining = w.seen.get::<M>()[..c]
                 .iter()
                 .filter(|&&s| s == M::ZERO)
@@ -1486,6 +1463,127 @@ impl Engine {
                 mex(w.seen.get::<M>(), 0, c, |_| true)
             }
         }
+    }
+
+    /// The pairs of heap `n`'s first two splits that the batch marked plainly (computed
+    /// ahead by a second thread) from `order`'s start, given the heap's lane in the batch
+    /// when the batch's marks were read.
+    fn plain_in_batch(&self, n: usize, order: Order, lane: Option<usize>) -> [usize; 2] {
+        let mut plain = [0usize; 2];
+        let Some(lane) = lane.filter(|_| order == Order::NearMiddle) else {
+            return plain;
+        };
+        for (i, &t) in self.splits.iter().enumerate().take(2) {
+            if n < t + 2 {
+                continue;
+            }
+            let last = (n - t) / 2;
+            let start = order.start(last);
+            if self.batch.plain.get(i).is_some_and(|p| p[lane] == start) {
+                plain[i] = (start + PLAIN_SCAN - 1).min(last) + 1 - start;
+            }
+        }
+        plain
+    }
+
+    /// Marks the first [`PLAIN_SCAN`] pairs from `order`'s start of heap `n`'s first two
+    /// splits one by one, where `plain` (the pairs marked so far) has none; records them in
+    /// `plain`.
+    fn mark_plain_splits<M: Mark>(
+        &self,
+        w: &mut Worker,
+        n: usize,
+        order: Order,
+        plain: &mut [usize; 2],
+    ) {
+        for (i, &t) in self.splits.iter().enumerate().take(2) {
+            if n < t + 2 || plain[i] > 0 {
+                continue;
+            }
+            let s = n - t;
+            let last = if self.unequal { (s - 1) / 2 } else { s / 2 };
+            let start = order.start(last);
+            let end = (start + PLAIN_SCAN - 1).min(last);
+            let seen = w.seen.get_mut::<M>();
+            self.pairs(&mut w.scratch, s, (start, end), |v, s, a, b| {
+                mark_plain(seen, v, s, a, b);
+                true
+            });
+            plain[i] = end + 1 - start;
+        }
+    }
+
+    /// The sparse scan where values reach past [`TABLE_BITS`]: marks the values missing below
+    /// `c` (from `range.0` to `range.1`, which a table of `WORDS` words holds) that heap `n`'s
+    /// pairs make; returns how many are still missing (`Some`; `None` is never returned, the
+    /// option lets the caller chain table sizes). `lane` is the heap's lane in the batch when
+    /// the batch's marks were read.
+    fn scan_window<M: Mark, const WORDS: usize>(
+        &self,
+        w: &mut Worker,
+        n: usize,
+        c: usize,
+        range: (usize, usize),
+        lane: Option<usize>,
+    ) -> Option<usize> {
+        let (mut want, mut remaining) = WantTable::<WORDS>::window(w.seen.get::<M>(), range);
+        let order = w.scan_order.choose();
+        let mut plain = self.plain_in_batch(n, order, lane);
+        if remaining > PLAIN_WHEN_MISSING {
+            self.mark_plain_splits::<M>(w, n, order, &mut plain);
+            // What is left lies within the range, so the window holds it.
+            let Some(range) = unseen_range(w.seen.get::<M>(), c) else {
+                return Some(0);
+            };
+            (want, remaining) = WantTable::window(w.seen.get::<M>(), range);
+        }
+        w.stats.missing_values += remaining as u64;
+        Some(self.scan_splits::<M, WORDS>(w, n, (order, plain), &mut want, remaining))
+    }
+
+    /// Scans the pairs of heap `n`'s splits in `order` for the `remaining` values of `want`,
+    /// marking each one found in `w.seen`; the first `plain[i]` pairs of split `i` from the
+    /// order's start were marked already. Returns how many values are still missing.
+    fn scan_splits<M: Mark, const WORDS: usize>(
+        &self,
+        w: &mut Worker,
+        n: usize,
+        (order, plain): (Order, [usize; 2]),
+        want: &mut WantTable<WORDS>,
+        mut remaining: usize,
+    ) -> usize {
+        let unequal = self.unequal;
+        let (seen, scratch) = (w.seen.get_mut::<M>(), &mut w.scratch);
+        for (i, &t) in self.splits.iter().enumerate() {
+            if n < t + 2 || remaining == 0 {
+                continue;
+            }
+            let s = n - t;
+            let last = if unequal { (s - 1) / 2 } else { s / 2 };
+            // One thread: sharing this scan (chunks taken in turn, found values cleared in
+            // an atomic table) was measured slower on this shared two-core machine, since
+            // most scans end within a few thousand pairs.
+            let (cap, path) = (self.cap, self.simd);
+            let start = order.start(last);
+            let marked = plain.get(i).copied().unwrap_or(0);
+            let mut scanned = marked;
+            for (from, to) in [(start + marked, last), (1, start - 1)] {
+                if remaining == 0 {
+                    break;
+                }
+                self.pairs(scratch, s, (from, to), |v, s, a, b| {
+                    scanned += scan_pairs(v, s, a, b, want, cap, path, |x| {
+                        seen[usize::from(x)] = M::ONE;
+                        remaining -= 1;
+                        remaining > 0
+                    });
+                    remaining > 0
+                });
+            }
+            w.scan_order.record(order, scanned);
+            w.stats.scanned_pairs += scanned as u64;
+        }
+        remaining
     }
 
     /// Marks the rare pairs of heaps `n..n + BATCH` whose partners are already known: list
@@ -1783,7 +1881,8 @@ fn mark_pairs<M: Mark>(
     if scans_fast && last - first >= 4 * PLAIN_PAIRS {
         // The first pairs find most values: mark them plainly. The rest mostly repeat a value
         // already seen: test them a block at a time against the few values not yet seen, and
-        // mark only the new ones.
+        // mark only the new ones. (Past 2048, windows of the values not yet seen, as the
+        // sparse scan uses, were slower: 0.764 to 2^18 took 14.8 s against 11.7.)
         mark_plain(seen, values, s, first, first + PLAIN_PAIRS - 1);
         let mut want = WantTable::unseen(seen, bound.min(cap));
         scan_pairs(
@@ -1903,9 +2002,9 @@ fn mark_rare<M: Mark>(
     }
 }
 
-/// The values below `c` among `unseen` (bits by 64-value words) as a table, and their number.
-fn wanted_below(unseen: &[u64], c: usize) -> (WantTable, usize) {
-    let mut want = WantTable([0; TABLE_BITS / 16]);
+/// Sets `want` (a table from 0) to the values below `c` among `unseen` (bits by 64-value
+/// words); returns their number.
+fn wanted_below(want: &mut WantTable, unseen: &[u64], c: usize) -> usize {
     let mut remaining = 0;
     for (w, &u) in unseen.iter().enumerate() {
         let below = if c >= (w + 1) * 64 {
@@ -1917,12 +2016,10 @@ fn wanted_below(unseen: &[u64], c: usize) -> (WantTable, usize) {
         };
         remaining += below.count_ones() as usize;
         if w < TABLE_BITS / 64 {
-            for (i, part) in want.0[4 * w..4 * w + 4].iter_mut().enumerate() {
-                *part = (below >> (16 * i)) as u16;
-            }
+            want.set_word(w, below);
         }
     }
-    (want, remaining)
+    remaining
 }
 
 /// Pairs a sparse scan marks plainly before it looks for the values still missing, when more
@@ -2587,15 +2684,15 @@ mod tests {
     /// The hits of the pair-by-pair loop (pairs looked at, values in order, the set left),
     /// and those of every scan path this CPU runs.
     #[allow(clippy::type_complexity)]
-    fn scans_of_every_path(
+    fn scans_of_every_path<const WORDS: usize>(
         values: &[u16],
-        table: WantTable,
+        table: WantTable<WORDS>,
         cap: usize,
         first: usize,
         stop_after: usize,
     ) -> (
-        (usize, Vec<u16>, WantTable),
-        Vec<(Simd, (usize, Vec<u16>, WantTable))>,
+        (usize, Vec<u16>, WantTable<WORDS>),
+        Vec<(Simd, (usize, Vec<u16>, WantTable<WORDS>))>,
     ) {
         let s = values.len() - 1;
         let last = s / 2;
@@ -2647,7 +2744,7 @@ mod tests {
             // Values below cap = 2^bits, so that the one- and two-register lookups run too.
             let cap = 1usize << bits;
             let values: Vec<u16> = values.iter().map(|&v| v & (cap as u16 - 1)).collect();
-            let mut table = WantTable::EMPTY;
+            let mut table: WantTable = WantTable::EMPTY;
             for &w in &wanted {
                 table.insert(w & (cap as u16 - 1));
             }
@@ -2656,6 +2753,63 @@ mod tests {
                 prop_assert_eq!(&found, &plain, "path {}", path);
             }
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// The same for tables that hold a window of values from a base (the sparse scan of
+        /// games whose values pass 2048): values up to 8191 fall inside and outside the
+        /// window, on each side of it.
+        #[test]
+        fn every_scan_path_matches_the_plain_loop_in_a_window(
+            values in prop::collection::vec(0u16..8192, 2..600),
+            wanted in prop::collection::vec(0u16..8192, 1..40),
+            words in prop::sample::select(vec![128usize, 256, 512]),
+            stop_after in 1usize..50,
+            first in 1usize..40,
+        ) {
+            // The window starts at the least wanted value (rounded down to 64) and holds the
+            // wanted values that fit; pairs' values are steered into it half of the time.
+            let least = usize::from(*wanted.iter().min().unwrap());
+            let span = 16 * words;
+            let values: Vec<u16> = values
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| if i % 2 == 0 { v } else { ((least & !63) + usize::from(v) % span).min(8191) as u16 })
+                .collect();
+            let mut seen = vec![1u8; 8192];
+            for &w in &wanted {
+                if usize::from(w) - (least & !63) < span {
+                    seen[usize::from(w)] = 0;
+                }
+            }
+            let range = crate::heap::scan::unseen_range(&seen, 8192).unwrap();
+            let (found, paths) = match words {
+                128 => check_window::<128>(&values, &seen, range, first, stop_after),
+                256 => check_window::<256>(&values, &seen, range, first, stop_after),
+                _ => check_window::<512>(&values, &seen, range, first, stop_after),
+            };
+            prop_assert!(found <= wanted.len());
+            prop_assert!(paths >= 1);
+        }
+    }
+
+    /// The window of the unseen values in `range`, scanned on every path against the plain
+    /// loop (asserted); returns the plain loop's number of hits and the paths checked.
+    fn check_window<const WORDS: usize>(
+        values: &[u16],
+        seen: &[u8],
+        range: (usize, usize),
+        first: usize,
+        stop_after: usize,
+    ) -> (usize, usize) {
+        let (table, count) = WantTable::<WORDS>::window(seen, range);
+        assert_eq!(count, seen.iter().filter(|&&m| m == 0).count());
+        let (plain, paths) = scans_of_every_path(values, table, 8192, first, stop_after);
+        for (path, found) in &paths {
+            assert_eq!(found, &plain, "path {path}, {WORDS} words");
+        }
+        (plain.1.len(), paths.len())
     }
 
     /// Values that agree modulo 1024 share a bit of the AVX2 scan's folded tables: a pair whose
@@ -2672,7 +2826,7 @@ mod tests {
         values.extend(&low);
         values.extend(vec![0u16; low.len() + 1]);
         for wanted in [&[5u16][..], &[5, 1029], &[1029, 2000, 5], &[976, 2000]] {
-            let mut table = WantTable::EMPTY;
+            let mut table: WantTable = WantTable::EMPTY;
             for &w in wanted {
                 table.insert(w);
             }
@@ -2750,6 +2904,56 @@ mod tests {
                 let values = compute(&Code::parse(text).unwrap(), 1 << 18, &options, &()).unwrap();
                 assert_eq!(fletcher(&values), sum, "{text} on {path}");
             }
+        }
+    }
+
+    /// 0.764 to 20,000, whose values pass 2048 at heap 14,967 (the sparse scan then looks the
+    /// missing values up in windows of the values), on every scan path, against the naive
+    /// engine. The sparse mode is held from heap 14,000 with the mask the engine picks near
+    /// 2^18 (left to itself it stays naive this early).
+    #[test]
+    fn values_past_2048_agree_on_every_path() {
+        let code = Code::parse("0.764").unwrap();
+        let forced = Options {
+            naive_only: true,
+            ..options(1)
+        };
+        let naive = compute(&code, 20_000, &forced, &()).unwrap();
+        assert!(naive.iter().any(|&v| v >= 2048));
+        let mode = Mode::Sparse {
+            mask: 8142,
+            heap_parity: false,
+        };
+        for path in Simd::available() {
+            let mut engine = Engine::from_values(&code, naive[..14_000].to_vec(), mode).unwrap();
+            engine.fixed_mode = true;
+            engine.set_simd(path).unwrap();
+            while engine.len() <= 20_000 {
+                engine.step().unwrap();
+            }
+            assert_eq!(engine.mode(), mode);
+            let values = engine.values();
+            let wrong = (0..naive.len()).find(|&n| values[n] != naive[n]);
+            assert_eq!(wrong, None, "the first heap whose value differs, {path}");
+            // Missing values were looked for past the narrow table (counted only there and
+            // in the windows' scans).
+            assert!(engine.stats().missing_values > 0, "{path}");
+        }
+    }
+
+    /// 0.764 to 2^18 (values to 4665: windows of every length) on every scan path, against
+    /// ogsolve's Fletcher-32 checksum. Run with `cargo test --release -p sprague --lib
+    /// heap::rare -- --ignored`.
+    #[test]
+    #[ignore]
+    fn values_to_4665_on_every_path() {
+        for path in Simd::available() {
+            let options = Options {
+                simd: path,
+                ..options(1)
+            };
+            let values = compute(&Code::parse("0.764").unwrap(), 1 << 18, &options, &()).unwrap();
+            assert_eq!(fletcher(&values), 0x25DB_4285, "0.764 on {path}");
         }
     }
 

@@ -14,7 +14,8 @@
 //!   to eight 16-byte `vpshufb` tables held in registers (the wanted set folded modulo 1024
 //!   above that, every flagged pair checked exactly); the last pairs as in the portable path.
 //! - **AVX-512** (F and BW): 32 pairs per step, each XOR looked up in the 2048-bit table held
-//!   in four registers with word permutes.
+//!   in four registers with word permutes; a window of up to 8192 values from a base (games
+//!   whose values pass 2048) in up to sixteen, with the XORs outside the window masked off.
 //!
 //! Every path reports the same hits in the same order; the tests check that.
 
@@ -164,16 +165,20 @@ impl MarkArray {
     }
 }
 
-/// A set of values below [`TABLE_BITS`] as words of 16 bits: the layout the AVX-512 word
-/// permutes read as a lookup table.
+/// A set of values in a window of `16·WORDS` values from `base` (a multiple of 64), as words
+/// of 16 bits: the layout the AVX-512 word permutes read as a lookup table. Most tables hold
+/// the values below [`TABLE_BITS`] (`WORDS` = 128, base 0); a [`WantTable::window`] may start
+/// higher and be two or four times as long.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub(crate) struct WantTable(pub(crate) [u16; TABLE_BITS / 16]);
+pub(crate) struct WantTable<const WORDS: usize = { TABLE_BITS / 16 }> {
+    /// Bit `v − base` of the set, 16 a word.
+    bits: [u16; WORDS],
+    /// The least value the table can hold.
+    base: u16,
+}
 
 impl WantTable {
-    /// The empty set.
-    pub(crate) const EMPTY: WantTable = WantTable([0; TABLE_BITS / 16]);
-
     /// Whether the table can hold every value below `cap`.
     pub(crate) const fn fits(cap: usize) -> bool {
         cap <= TABLE_BITS
@@ -184,7 +189,7 @@ impl WantTable {
         let mut table = WantTable::EMPTY;
         for (v, &mark) in seen[..below.min(TABLE_BITS)].iter().enumerate() {
             if mark == M::ZERO {
-                table.0[v >> 4] |= 1 << (v & 15);
+                table.bits[v >> 4] |= 1 << (v & 15);
             }
         }
         table
@@ -193,34 +198,80 @@ impl WantTable {
     /// The values below 128 whose bits `bits` has.
     pub(crate) fn from_bits(bits: u128) -> WantTable {
         let mut table = WantTable::EMPTY;
-        for (i, word) in table.0.iter_mut().take(8).enumerate() {
+        for (i, word) in table.bits.iter_mut().take(8).enumerate() {
             *word = (bits >> (16 * i)) as u16;
         }
         table
     }
 
-    /// Adds `v` (below [`TABLE_BITS`]).
+    /// Sets values 64·w to 64·w + 63 to the bits of `bits` (w below [`TABLE_BITS`] / 64).
+    pub(crate) fn set_word(&mut self, w: usize, bits: u64) {
+        for (i, part) in self.bits[4 * w..4 * w + 4].iter_mut().enumerate() {
+            *part = (bits >> (16 * i)) as u16;
+        }
+    }
+}
+
+/// The least and the greatest `v < below` with `seen[v] == 0`.
+pub(crate) fn unseen_range<M: Mark>(seen: &[M], below: usize) -> Option<(usize, usize)> {
+    let seen = &seen[..below.min(seen.len()).min(usize::from(u16::MAX))];
+    let least = seen.iter().position(|&mark| mark == M::ZERO)?;
+    let most = seen.iter().rposition(|&mark| mark == M::ZERO)?;
+    Some((least, most))
+}
+
+impl<const WORDS: usize> WantTable<WORDS> {
+    /// The empty set of the values below `16·WORDS`.
+    pub(crate) const EMPTY: WantTable<WORDS> = WantTable {
+        bits: [0; WORDS],
+        base: 0,
+    };
+
+    /// How many values from its base the table holds.
+    pub(crate) const SPAN: usize = 16 * WORDS;
+
+    /// The values `v` in `range` with `seen[v] == 0` and their number, in the window from
+    /// the range's start rounded down to a multiple of 64 (which must hold the range).
+    pub(crate) fn window<M: Mark>(seen: &[M], (least, most): (usize, usize)) -> (Self, usize) {
+        let base = least & !63;
+        assert!(most - base < Self::SPAN && most <= usize::from(u16::MAX));
+        let mut table = WantTable {
+            bits: [0; WORDS],
+            base: base as u16,
+        };
+        let mut count = 0;
+        for (v, &mark) in seen[least..=most].iter().enumerate() {
+            if mark == M::ZERO {
+                let v = v + least - base;
+                table.bits[v >> 4] |= 1 << (v & 15);
+                count += 1;
+            }
+        }
+        (table, count)
+    }
+
+    /// Adds `v` (in the table's window).
     #[cfg(test)]
     pub(crate) fn insert(&mut self, v: u16) {
-        let v = usize::from(v);
-        if v < TABLE_BITS {
-            self.0[v >> 4] |= 1 << (v & 15);
+        let v = usize::from(v.wrapping_sub(self.base));
+        if v < Self::SPAN {
+            self.bits[v >> 4] |= 1 << (v & 15);
         }
     }
 
     /// Whether `v` is in the set.
     #[inline(always)]
     pub(crate) fn contains(&self, v: u16) -> bool {
-        let v = usize::from(v);
-        v < TABLE_BITS && self.0[v >> 4] >> (v & 15) & 1 != 0
+        let v = usize::from(v.wrapping_sub(self.base));
+        v < Self::SPAN && self.bits[v >> 4] >> (v & 15) & 1 != 0
     }
 
     /// Removes `v`.
     #[inline(always)]
     pub(crate) fn remove(&mut self, v: u16) {
-        let v = usize::from(v);
-        if v < TABLE_BITS {
-            self.0[v >> 4] &= !(1 << (v & 15));
+        let v = usize::from(v.wrapping_sub(self.base));
+        if v < Self::SPAN {
+            self.bits[v >> 4] &= !(1 << (v & 15));
         }
     }
 
@@ -238,7 +289,7 @@ impl WantTable {
 
     /// The set's 64-bit words, values 64·w to 64·w + 63 in word w.
     fn words(&self) -> impl Iterator<Item = u64> + Clone + '_ {
-        self.0.chunks_exact(4).map(|pair| {
+        self.bits.chunks_exact(4).map(|pair| {
             u64::from(pair[0])
                 | u64::from(pair[1]) << 16
                 | u64::from(pair[2]) << 32
@@ -248,10 +299,11 @@ impl WantTable {
 
     /// The values in the set, ascending.
     fn values(&self) -> impl Iterator<Item = u16> + '_ {
-        self.words().enumerate().flat_map(|(w, mut bits)| {
+        let base = self.base;
+        self.words().enumerate().flat_map(move |(w, mut bits)| {
             std::iter::from_fn(move || {
                 (bits != 0).then(|| {
-                    let v = (w * 64) as u16 + bits.trailing_zeros() as u16;
+                    let v = base + (w * 64) as u16 + bits.trailing_zeros() as u16;
                     bits &= bits - 1;
                     v
                 })
@@ -262,19 +314,22 @@ impl WantTable {
 
 /// Visits, in order of `a`, the pairs `a` in `first..=last` whose `x = G(a) ⊕ G(s − a)` is in
 /// `want`: removes `x` from `want` and calls `hit(x)`, which returns whether to go on.
-/// Returns the number of pairs looked at. Every value must be below `cap` (a power of two) and
-/// [`TABLE_BITS`]; `path` must be a concrete path this CPU runs ([`Simd::resolve`]).
+/// Returns the number of pairs looked at. Every value must be below `cap` (a power of two);
+/// `path` must be a concrete path this CPU runs ([`Simd::resolve`]). Where the values may fall
+/// outside the table (`cap` above [`TABLE_BITS`], or a [`WantTable::window`]), the scans test
+/// that each value is in the table's window (AVX-512 or portable; AVX2 takes the portable path
+/// then).
 ///
 /// # Panics
 ///
 /// When `first ≥ 1`, `last ≤ s / 2` and `s ≤ values.len()` do not hold while `first ≤ last`.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn scan_pairs(
+pub(crate) fn scan_pairs<const WORDS: usize>(
     values: &[u16],
     s: usize,
     first: usize,
     last: usize,
-    want: &mut WantTable,
+    want: &mut WantTable<WORDS>,
     cap: usize,
     path: Simd,
     mut hit: impl FnMut(u16) -> bool,
@@ -283,6 +338,7 @@ pub(crate) fn scan_pairs(
         return 0;
     }
     assert!(first >= 1 && last <= s / 2 && s <= values.len());
+    let windowed = want.base != 0 || WORDS != TABLE_BITS / 16 || !WantTable::fits(cap);
     let (next, stopped) = match path {
         #[cfg(target_arch = "x86_64")]
         Simd::Avx512 if crate::simd::Simd::Avx512.is_available() => {
@@ -290,12 +346,20 @@ pub(crate) fn scan_pairs(
             // the bounds were asserted above.
             // Values below 512 (or 1024) need one register (or two) of the table: fewer permutes.
             let (next, stopped) = unsafe {
-                if cap <= TABLE_BITS / 4 {
-                    avx512::scan::<1>(values, s, first, last, want, &mut hit)
+                if windowed {
+                    match WORDS / 32 {
+                        4 => avx512::scan::<4, true, WORDS>(values, s, first, last, want, &mut hit),
+                        8 => avx512::scan::<8, true, WORDS>(values, s, first, last, want, &mut hit),
+                        _ => {
+                            avx512::scan::<16, true, WORDS>(values, s, first, last, want, &mut hit)
+                        }
+                    }
+                } else if cap <= TABLE_BITS / 4 {
+                    avx512::scan::<1, false, WORDS>(values, s, first, last, want, &mut hit)
                 } else if cap <= TABLE_BITS / 2 {
-                    avx512::scan::<2>(values, s, first, last, want, &mut hit)
+                    avx512::scan::<2, false, WORDS>(values, s, first, last, want, &mut hit)
                 } else {
-                    avx512::scan::<4>(values, s, first, last, want, &mut hit)
+                    avx512::scan::<4, false, WORDS>(values, s, first, last, want, &mut hit)
                 }
             };
             if stopped {
@@ -305,17 +369,17 @@ pub(crate) fn scan_pairs(
             }
         }
         #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 | Simd::Avx512 if crate::simd::Simd::Avx2.is_available() => {
+        Simd::Avx2 | Simd::Avx512 if !windowed && crate::simd::Simd::Avx2.is_available() => {
             // SAFETY: the CPU reports AVX2 (checked just above, a cached test), the bounds were
             // asserted above, and every value is below cap (the caller's promise), which is at
             // most 128·K where K < 8.
             let (next, stopped) = unsafe {
                 if cap <= 256 {
-                    avx2::scan_small::<2>(values, s, first, last, want, &mut hit)
+                    avx2::scan_small::<2, WORDS>(values, s, first, last, want, &mut hit)
                 } else if cap <= 512 {
-                    avx2::scan_small::<4>(values, s, first, last, want, &mut hit)
+                    avx2::scan_small::<4, WORDS>(values, s, first, last, want, &mut hit)
                 } else {
-                    avx2::scan_small::<8>(values, s, first, last, want, &mut hit)
+                    avx2::scan_small::<8, WORDS>(values, s, first, last, want, &mut hit)
                 }
             };
             if stopped {
@@ -337,14 +401,20 @@ pub(crate) fn scan_pairs(
 /// The portable scan: returns where it stopped and whether `hit` asked to stop (the index is
 /// then one past the stopping pair). Bounds as for [`scan_pairs`].
 #[inline(always)]
-fn generic_scan(
+fn generic_scan<const WORDS: usize>(
     values: &[u16],
     s: usize,
     first: usize,
     last: usize,
-    want: &mut WantTable,
+    want: &mut WantTable<WORDS>,
     hit: &mut impl FnMut(u16) -> bool,
-    find_in_table: impl Fn(&[u16], usize, usize, usize, &WantTable) -> Result<(usize, u32), usize>,
+    find_in_table: impl Fn(
+        &[u16],
+        usize,
+        usize,
+        usize,
+        &WantTable<WORDS>,
+    ) -> Result<(usize, u32), usize>,
 ) -> (usize, bool) {
     let mut a = first;
     // The wanted values while there are few of them, kept in step with `want`.
@@ -450,21 +520,24 @@ fn lanes(hits: &[u16; BLOCK]) -> u32 {
 
 /// As [`find_in_list`], looking each XOR up in the table.
 #[inline(always)]
-fn find_in_table(
+fn find_in_table<const WORDS: usize>(
     values: &[u16],
     s: usize,
     mut a: usize,
     last: usize,
-    want: &WantTable,
+    want: &WantTable<WORDS>,
 ) -> Result<(usize, u32), usize> {
+    let base = want.base;
     while a + BLOCK - 1 <= last {
         let x = block_xors(values, s, a);
         let mut hits = [0u16; BLOCK];
         for i in 0..BLOCK {
-            // Values are below TABLE_BITS (the caller's promise); the mask keeps the index in
-            // the table without a bounds check.
-            let v = usize::from(x[i]) & (TABLE_BITS - 1);
-            hits[i] = want.0[v >> 4] >> (v & 15) & 1;
+            // The mask keeps the index in the table without a bounds check; values outside
+            // the window are not wanted.
+            let v = x[i].wrapping_sub(base);
+            let bit = usize::from(v) % WantTable::<WORDS>::SPAN;
+            hits[i] = (want.bits[bit >> 4] >> (bit & 15) & 1)
+                & u16::from(usize::from(v) < WantTable::<WORDS>::SPAN);
         }
         if hits.iter().fold(0, |acc, &h| acc | h) != 0 {
             return Ok((a, lanes(&hits)));
@@ -479,13 +552,13 @@ fn find_in_table(
 /// how many values were removed. A lane's value may have been found by an earlier lane, so each
 /// is looked up again.
 #[inline(always)]
-fn report(
+fn report<const WORDS: usize>(
     values: &[u16],
     s: usize,
     from: usize,
     to: usize,
     mut lanes: u32,
-    want: &mut WantTable,
+    want: &mut WantTable<WORDS>,
     hit: &mut impl FnMut(u16) -> bool,
 ) -> (Option<usize>, usize) {
     let mut removed = 0;
@@ -528,19 +601,19 @@ mod avx2 {
     /// The CPU must support AVX2; `1 ≤ first`, `last ≤ s / 2`, `s ≤ values.len()`, and every
     /// value must be below [`super::TABLE_BITS`], and below 128·K when K < 8.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn scan_small<const K: usize>(
+    pub(super) unsafe fn scan_small<const K: usize, const WORDS: usize>(
         values: &[u16],
         s: usize,
         first: usize,
         last: usize,
-        want: &mut WantTable,
+        want: &mut WantTable<WORDS>,
         hit: &mut impl FnMut(u16) -> bool,
     ) -> (usize, bool) {
         const { assert!(K == 2 || K == 4 || K == 8) };
         assert!(first >= 1 && last <= s / 2 && s <= values.len());
         // SAFETY: this function runs only where the CPU supports AVX2 (its own contract).
         // `count`: how many values the tables hold (a pair can find).
-        let (mut tables, mut count) = unsafe { super::avx2_bytes::tables::<K>(want) };
+        let (mut tables, mut count) = unsafe { super::avx2_bytes::tables::<K, WORDS>(want) };
         let iota = _mm256_setr_epi8(
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
             11, 12, 13, 14, 15,
@@ -626,7 +699,7 @@ mod avx2 {
                     count -= 1;
                     // Clear bit (value >> 4) & 7 of byte value & 15 of table value >> 7, in the
                     // register, unless a wanted value folds onto the same bit.
-                    if !super::avx2_bytes::folds_onto_wanted::<K>(want, value) {
+                    if !super::avx2_bytes::folds_onto_wanted::<K, WORDS>(want, value) {
                         let row = _mm256_cmpeq_epi8(iota, _mm256_set1_epi8((value & 15) as i8));
                         let clear = _mm256_and_si256(
                             row,
@@ -781,10 +854,13 @@ mod avx2_bytes {
     ///
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn tables<const K: usize>(want: &WantTable) -> ([__m256i; K], usize) {
+    pub(super) unsafe fn tables<const K: usize, const WORDS: usize>(
+        want: &WantTable<WORDS>,
+    ) -> ([__m256i; K], usize) {
         let mut bytes = [[0u8; 16]; K];
         let mut count = 0;
-        for (w, &word) in want.0[..words::<K>()].iter().enumerate() {
+        debug_assert_eq!(want.base, 0, "the byte tables hold values from 0");
+        for (w, &word) in want.bits[..words::<K>()].iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
                 let lo = bits.trailing_zeros() as usize;
@@ -813,7 +889,10 @@ mod avx2_bytes {
     /// the value 1024 above or below it (the only other value below [`super::TABLE_BITS`] that
     /// folds onto the same bit); with fewer tables, none.
     #[inline(always)]
-    pub(super) fn folds_onto_wanted<const K: usize>(want: &WantTable, value: u16) -> bool {
+    pub(super) fn folds_onto_wanted<const K: usize, const WORDS: usize>(
+        want: &WantTable<WORDS>,
+        value: u16,
+    ) -> bool {
         K == 8 && want.contains(value ^ 1024)
     }
 }
@@ -824,23 +903,26 @@ mod avx512 {
     use std::arch::x86_64::*;
 
     /// The block part of [`super::scan_pairs`]: 32 pairs per step, each value looked up in
-    /// the 2048-bit table with two-table word permutes. The table lives in four registers, kept
-    /// equal to `want`. Returns where it stopped and whether `hit` asked to stop (the returned
-    /// index is then one past the stopping pair).
+    /// the table with two-table word permutes (one per pair of registers, then blends). The
+    /// table lives in registers, kept equal to `want`. Returns where it stopped and whether
+    /// `hit` asked to stop (the returned index is then one past the stopping pair).
     ///
-    /// `REGISTERS` (1, 2 or 4) is how many registers of the table the lookups read: with 1,
-    /// every XOR must be below 512, with 2 below 1024.
+    /// `REGISTERS` (1, 2, 4, 8 or 16, at most `WORDS / 32`) is how many registers of the table
+    /// the lookups read: with 1, every XOR must be below 512, with 2 below 1024. With
+    /// `WINDOW`, the XORs are taken relative to the table's base and those outside its window
+    /// are not looked at (any values); without, every XOR must be below 512·REGISTERS and the
+    /// base 0.
     ///
     /// # Safety
     ///
     /// The CPU must support AVX-512 F and BW; `1 ≤ first`, `last ≤ s / 2`, `s ≤ values.len()`.
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn scan<const REGISTERS: usize>(
+    pub(super) unsafe fn scan<const REGISTERS: usize, const WINDOW: bool, const WORDS: usize>(
         values: &[u16],
         s: usize,
         first: usize,
         last: usize,
-        want: &mut WantTable,
+        want: &mut WantTable<WORDS>,
         hit: &mut impl FnMut(u16) -> bool,
     ) -> (usize, bool) {
         assert!(first >= 1 && last <= s / 2 && s <= values.len());
@@ -850,10 +932,23 @@ mod avx512 {
         );
         let fifteen = _mm512_set1_epi16(15);
         let one = _mm512_set1_epi16(1);
-        let bit10 = _mm512_set1_epi16(1 << 10);
-        // SAFETY: the table is 256 bytes, aligned to 64.
-        let mut tables =
-            unsafe { [0, 32, 64, 96].map(|at| _mm512_load_si512(want.0.as_ptr().add(at).cast())) };
+        const { assert!(matches!(REGISTERS, 1 | 2 | 4 | 8 | 16)) };
+        let base = want.base;
+        let window_start = _mm512_set1_epi16(base as i16);
+        let window_size = _mm512_set1_epi16(WantTable::<WORDS>::SPAN as i16);
+        // (The dispatch instantiates every REGISTERS for every WORDS; the others never run.)
+        debug_assert!(32 * REGISTERS <= WORDS);
+        debug_assert!(WINDOW || (base == 0 && REGISTERS <= 4));
+        // The table's first REGISTERS · 32 words.
+        let mut tables = [_mm512_setzero_si512(); 16];
+        for (r, table) in tables
+            .iter_mut()
+            .enumerate()
+            .take(REGISTERS.min(WORDS / 32))
+        {
+            // SAFETY: the table's words are aligned to 64 bytes, and 32·(r + 1) ≤ WORDS.
+            *table = unsafe { _mm512_load_si512(want.bits.as_ptr().add(32 * r).cast()) };
+        }
         // The hit mask of the 32 pairs from `a`.
         macro_rules! block {
             ($a:expr) => {{
@@ -867,19 +962,42 @@ mod avx512 {
                     )
                 };
                 let x = _mm512_xor_si512(low, _mm512_permutexvar_epi16(reverse, high));
-                // Word x >> 4 of the table: the permutes read bits 4–9, bit 10 picks the pair.
+                let x = if WINDOW {
+                    _mm512_sub_epi16(x, window_start)
+                } else {
+                    x
+                };
+                // Word x >> 4 of the table: the permutes read bits 4–9 from a pair of
+                // registers, bits 10, 11 and 12 pick the pair.
                 let index = _mm512_srli_epi16::<4>(x);
                 let words = match REGISTERS {
                     1 => _mm512_permutexvar_epi16(index, tables[0]),
-                    2 => _mm512_permutex2var_epi16(tables[0], index, tables[1]),
-                    _ => _mm512_mask_blend_epi16(
-                        _mm512_test_epi16_mask(x, bit10),
-                        _mm512_permutex2var_epi16(tables[0], index, tables[1]),
-                        _mm512_permutex2var_epi16(tables[2], index, tables[3]),
-                    ),
+                    _ => {
+                        let mut pairs = [_mm512_setzero_si512(); 8];
+                        for (p, words) in pairs.iter_mut().enumerate().take(REGISTERS / 2) {
+                            *words =
+                                _mm512_permutex2var_epi16(tables[2 * p], index, tables[2 * p + 1]);
+                        }
+                        let (mut count, mut bit) = (REGISTERS / 2, 10);
+                        while count > 1 {
+                            let high = _mm512_test_epi16_mask(x, _mm512_set1_epi16(1 << bit));
+                            for p in 0..count / 2 {
+                                pairs[p] =
+                                    _mm512_mask_blend_epi16(high, pairs[2 * p], pairs[2 * p + 1]);
+                            }
+                            count /= 2;
+                            bit += 1;
+                        }
+                        pairs[0]
+                    }
                 };
                 let bits = _mm512_srlv_epi16(words, _mm512_and_si512(x, fifteen));
-                _mm512_test_epi16_mask(bits, one)
+                if WINDOW {
+                    let inside = _mm512_cmplt_epu16_mask(x, window_size);
+                    _mm512_mask_test_epi16_mask(inside, bits, one)
+                } else {
+                    _mm512_test_epi16_mask(bits, one)
+                }
             }};
         }
         // Reports the hits of a block, in order; returns from `scan` when `hit` says stop.
@@ -900,15 +1018,14 @@ mod avx512 {
                     want.remove(value);
                     // Clear the bit in the registers too: reloading them right after the
                     // scalar store would stall on store forwarding.
-                    let word = usize::from(value >> 4);
+                    let word = usize::from(value.wrapping_sub(base) >> 4);
                     let bit = _mm512_set1_epi16(!(1u16 << (value & 15)) as i16);
                     let ones = _mm512_set1_epi16(-1);
                     let keep = _mm512_mask_mov_epi16(ones, 1 << (word & 31), bit);
-                    match word >> 5 {
-                        0 => tables[0] = _mm512_and_si512(tables[0], keep),
-                        1 => tables[1] = _mm512_and_si512(tables[1], keep),
-                        2 => tables[2] = _mm512_and_si512(tables[2], keep),
-                        _ => tables[3] = _mm512_and_si512(tables[3], keep),
+                    for (r, table) in tables.iter_mut().enumerate().take(REGISTERS) {
+                        if r == word >> 5 {
+                            *table = _mm512_and_si512(*table, keep);
+                        }
                     }
                     if !hit(value) {
                         return (a + lane + 1, true);
