@@ -2794,6 +2794,29 @@ mod tests {
         }
     }
 
+    /// A window at the top of the values (base 65,472) reaches past 65,535: XORs below the
+    /// base wrap around onto its clear bits and are never hits; 65,535 itself is found.
+    #[test]
+    fn a_window_at_the_top_of_the_values() {
+        let mut seen = vec![1u8; 1 << 17];
+        seen[65_535] = 0;
+        let range = crate::heap::scan::unseen_range(&seen, 1 << 16).unwrap();
+        assert_eq!(range, (65_535, 65_535));
+        let (table, count) = WantTable::<128>::window(&seen, range);
+        assert_eq!(count, 1);
+        assert!(table.contains(65_535) && !table.contains(0) && !table.contains(64));
+        // Pairs whose XORs are 0..=63 (wrapping onto offsets 64..=127 of the window), then
+        // one pair whose XOR is 65,535.
+        let mut values: Vec<u16> = (0..200).map(|i| (i % 64) as u16).collect();
+        values.extend(std::iter::repeat_n(0, 200));
+        values[150] = 65_535;
+        let (plain, paths) = scans_of_every_path(&values, table, 1 << 16, 1, 5);
+        assert_eq!(plain.1, vec![65_535]);
+        for (path, found) in &paths {
+            assert_eq!(found, &plain, "path {path}");
+        }
+    }
+
     /// The window of the unseen values in `range`, scanned on every path against the plain
     /// loop (asserted); returns the plain loop's number of hits and the paths checked.
     fn check_window<const WORDS: usize>(

@@ -214,7 +214,7 @@ impl WantTable {
 
 /// The least and the greatest `v < below` with `seen[v] == 0`.
 pub(crate) fn unseen_range<M: Mark>(seen: &[M], below: usize) -> Option<(usize, usize)> {
-    let seen = &seen[..below.min(seen.len()).min(usize::from(u16::MAX))];
+    let seen = &seen[..below.min(seen.len())];
     let least = seen.iter().position(|&mark| mark == M::ZERO)?;
     let most = seen.iter().rposition(|&mark| mark == M::ZERO)?;
     Some((least, most))
@@ -231,7 +231,9 @@ impl<const WORDS: usize> WantTable<WORDS> {
     pub(crate) const SPAN: usize = 16 * WORDS;
 
     /// The values `v` in `range` with `seen[v] == 0` and their number, in the window from
-    /// the range's start rounded down to a multiple of 64 (which must hold the range).
+    /// the range's start rounded down to a multiple of 64 (which must hold the range). A
+    /// window near 65,535 reaches past the values: its bits there stay clear, so the XORs that
+    /// wrap around onto them are never wanted.
     pub(crate) fn window<M: Mark>(seen: &[M], (least, most): (usize, usize)) -> (Self, usize) {
         let base = least & !63;
         assert!(most - base < Self::SPAN && most <= usize::from(u16::MAX));
