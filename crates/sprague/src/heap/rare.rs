@@ -1403,13 +1403,16 @@ impl Engine {
                     return c;
                 };
                 let lane = batched.then_some(lane);
+                // The shortest window that holds them; past 8192 values, pair by pair below.
                 let left = match range.1 - (range.0 & !63) {
-                    span if span < TABLE_BITS => self.scan_window::<M, 128>(w, n, c, range, lane),
+                    span if span < TABLE_BITS => {
+                        Some(self.scan_window::<M, 128>(w, n, c, range, lane))
+                    }
                     span if span < 2 * TABLE_BITS => {
-                        self.scan_window::<M, 256>(w, n, c, range, lane)
+                        Some(self.scan_window::<M, 256>(w, n, c, range, lane))
                     }
                     span if span < 4 * TABLE_BITS => {
-                        self.scan_window::<M, 512>(w, n, c, range, lane)
+                        Some(self.scan_window::<M, 512>(w, n, c, range, lane))
                     }
                     _ => None,
                 };
@@ -1515,9 +1518,8 @@ impl Engine {
 
     /// The sparse scan where values reach past [`TABLE_BITS`]: marks the values missing below
     /// `c` (from `range.0` to `range.1`, which a table of `WORDS` words holds) that heap `n`'s
-    /// pairs make; returns how many are still missing (`Some`; `None` is never returned, the
-    /// option lets the caller chain table sizes). `lane` is the heap's lane in the batch when
-    /// the batch's marks were read.
+    /// pairs make; returns how many are still missing. `lane` is the heap's lane in the batch
+    /// when the batch's marks were read.
     fn scan_window<M: Mark, const WORDS: usize>(
         &self,
         w: &mut Worker,
@@ -1525,7 +1527,7 @@ impl Engine {
         c: usize,
         range: (usize, usize),
         lane: Option<usize>,
-    ) -> Option<usize> {
+    ) -> usize {
         let (mut want, mut remaining) = WantTable::<WORDS>::window(w.seen.get::<M>(), range);
         let order = w.scan_order.choose();
         let mut plain = self.plain_in_batch(n, order, lane);
@@ -1533,12 +1535,12 @@ impl Engine {
             self.mark_plain_splits::<M>(w, n, order, &mut plain);
             // What is left lies within the range, so the window holds it.
             let Some(range) = unseen_range(w.seen.get::<M>(), c) else {
-                return Some(0);
+                return 0;
             };
             (want, remaining) = WantTable::window(w.seen.get::<M>(), range);
         }
         w.stats.missing_values += remaining as u64;
-        Some(self.scan_splits::<M, WORDS>(w, n, (order, plain), &mut want, remaining))
+        self.scan_splits::<M, WORDS>(w, n, (order, plain), &mut want, remaining)
     }
 
     /// Scans the pairs of heap `n`'s splits in `order` for the `remaining` values of `want`,
