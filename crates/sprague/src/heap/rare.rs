@@ -1368,7 +1368,8 @@ impl Engine {
                     break;
                 }
             }
-            // Filled in place: the table is 1 KiB, and moves of it showed in profiles.
+            // Filled in place: moves of the table (in a build where it was 1 KiB) showed in
+            // profiles.
             let mut want = WantTable::EMPTY;
             let mut remaining = wanted_below(&mut want, &unseen[..words], c);
             // The first pairs of a scan find most of many missing values: mark them plainly
@@ -2774,10 +2775,11 @@ mod tests {
             // wanted values that fit; pairs' values are steered into it half of the time.
             let least = usize::from(*wanted.iter().min().unwrap());
             let span = 16 * words;
+            let inside = |v: u16| ((least & !63) + usize::from(v) % span).min(8191) as u16;
             let values: Vec<u16> = values
                 .iter()
                 .enumerate()
-                .map(|(i, &v)| if i % 2 == 0 { v } else { ((least & !63) + usize::from(v) % span).min(8191) as u16 })
+                .map(|(i, &v)| if i % 2 == 0 { v } else { inside(v) })
                 .collect();
             let mut seen = vec![1u8; 8192];
             for &w in &wanted {
